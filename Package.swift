@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// OpenCoreAudio: Apple's Core Audio API for Linux. Modules carry Apple's names so that client code
+// written for Apple's platforms (`import AudioToolbox`) builds here unchanged.
+import PackageDescription
+
+let package = Package(
+    name: "OpenCoreAudio",
+    products: [
+        .library(name: "CoreAudioTypes", targets: ["CoreAudioTypes"]),
+        .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
+        .library(name: "AudioUnit", targets: ["AudioUnit"]),
+        .library(name: "AudioDSP", targets: ["AudioDSP"]),
+        .executable(name: "sine-demo", targets: ["sine-demo"]),
+    ],
+    targets: [
+        // Apple-identical C declarations (structs, callback types, CF_ENUM/CF_OPTIONS constants).
+        .target(name: "CCoreAudioTypes"),
+        .target(name: "CAudioToolbox", dependencies: ["CCoreAudioTypes"]),
+        // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
+        .target(name: "COCASupport"),
+
+        .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes"]),
+        .target(name: "AudioDSP"),
+        .target(
+            name: "AudioToolbox",
+            dependencies: ["CoreAudioTypes", "CAudioToolbox", "AudioDSP", "COCASupport"]
+        ),
+        .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
+
+        .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox"], path: "Sources/Tools/sine-demo"),
+
+        // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        .testTarget(name: "CoreAudioTypesTests", dependencies: ["CoreAudioTypes"]),
+        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP"]),
+        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter"]),
+    ]
+)

@@ -1,0 +1,2 @@
+@_exported import CoreAudioTypes
+@_exported import CAudioToolbox

@@ -1,0 +1,202 @@
+// Audio unit properties (AudioUnitProperties.h, AudioOutputUnit.h): IDs, scopes, and the structures
+// exchanged through them that carry no CoreFoundation objects (those are Swift types in AudioToolbox).
+#ifndef OCA_AUDIOUNITPROPERTIES_H
+#define OCA_AUDIOUNITPROPERTIES_H
+
+#include "AUComponent.h"
+
+CF_ASSUME_NONNULL_BEGIN
+
+CF_ENUM(AudioUnitScope) {
+    kAudioUnitScope_Global      = 0,
+    kAudioUnitScope_Input       = 1,
+    kAudioUnitScope_Output      = 2,
+    kAudioUnitScope_Group       = 3,
+    kAudioUnitScope_Part        = 4,
+    kAudioUnitScope_Note        = 5,
+    kAudioUnitScope_Layer       = 6,
+    kAudioUnitScope_LayerItem   = 7
+};
+
+CF_ENUM(AudioUnitPropertyID) {
+    kAudioUnitProperty_ClassInfo                    = 0,
+    kAudioUnitProperty_MakeConnection               = 1,
+    kAudioUnitProperty_SampleRate                   = 2,
+    kAudioUnitProperty_ParameterList                = 3,
+    kAudioUnitProperty_ParameterInfo                = 4,
+    kAudioUnitProperty_CPULoad                      = 6,
+    kAudioUnitProperty_StreamFormat                 = 8,
+    kAudioUnitProperty_ElementCount                 = 11,
+    kAudioUnitProperty_Latency                      = 12,
+    kAudioUnitProperty_SupportedNumChannels         = 13,
+    kAudioUnitProperty_MaximumFramesPerSlice        = 14,
+    kAudioUnitProperty_ParameterValueStrings        = 16,
+    kAudioUnitProperty_AudioChannelLayout           = 19,
+    kAudioUnitProperty_TailTime                     = 20,
+    kAudioUnitProperty_BypassEffect                 = 21,
+    kAudioUnitProperty_LastRenderError              = 22,
+    kAudioUnitProperty_SetRenderCallback            = 23,
+    kAudioUnitProperty_FactoryPresets               = 24,
+    kAudioUnitProperty_RenderQuality                = 26,
+    kAudioUnitProperty_HostCallbacks                = 27,
+    kAudioUnitProperty_InPlaceProcessing            = 29,
+    kAudioUnitProperty_ElementName                  = 30,
+    kAudioUnitProperty_SupportedChannelLayoutTags   = 32,
+    kAudioUnitProperty_PresentPreset                = 36,
+    kAudioUnitProperty_DependentParameters          = 45,
+    kAudioUnitProperty_InputSamplesInOutput         = 49,
+    kAudioUnitProperty_ShouldAllocateBuffer         = 51,
+    kAudioUnitProperty_FrequencyResponse            = 52,
+    kAudioUnitProperty_ParameterHistoryInfo         = 53,
+    kAudioUnitProperty_NickName                     = 54,
+    kAudioUnitProperty_OfflineRender                = 37,
+    kAudioUnitProperty_ParameterIDName              = 34,
+    kAudioUnitProperty_ParameterStringFromValue     = 33,
+    kAudioUnitProperty_ParameterClumpName           = 35,
+    kAudioUnitProperty_ParameterValueFromString     = 38,
+    kAudioUnitProperty_ContextName                  = 25,
+    kAudioUnitProperty_PresentationLatency          = 40,
+    kAudioUnitProperty_ClassInfoFromDocument        = 50,
+    kAudioUnitProperty_RequestViewController        = 56,
+    kAudioUnitProperty_ParametersForOverview        = 57,
+    kAudioUnitProperty_SupportsMPE                  = 58,
+    kAudioUnitProperty_RenderContextObserver        = 60,
+    kAudioUnitProperty_LastRenderSampleTime         = 61,
+    kAudioUnitProperty_LoadedOutOfProcess           = 62,
+    kAudioUnitProperty_MIDIOutputCallbackInfo       = 47,
+    kAudioUnitProperty_MIDIOutputCallback           = 48,
+    kAudioUnitProperty_MIDIOutputEventListCallback  = 63,
+    kAudioUnitProperty_AudioUnitMIDIProtocol        = 64,
+    kAudioUnitProperty_HostMIDIProtocol             = 65,
+    kAudioUnitProperty_MIDIOutputBufferSizeHint     = 66,
+    kAudioUnitProperty_FastDispatch                 = 5,
+    kAudioUnitProperty_SetExternalBuffer            = 15,
+    kAudioUnitProperty_GetUIComponentList           = 18,
+    kAudioUnitProperty_CocoaUI                      = 31,
+    kAudioUnitProperty_IconLocation                 = 39,
+    kAudioUnitProperty_AUHostIdentifier             = 46
+};
+
+// Output units (AudioOutputUnit.h / AudioUnitProperties.h).
+CF_ENUM(AudioUnitPropertyID) {
+    kAudioOutputUnitProperty_CurrentDevice          = 2000,
+    kAudioOutputUnitProperty_IsRunning              = 2001,
+    kAudioOutputUnitProperty_ChannelMap             = 2002,
+    kAudioOutputUnitProperty_EnableIO               = 2003,
+    kAudioOutputUnitProperty_StartTime              = 2004,
+    kAudioOutputUnitProperty_SetInputCallback       = 2005,
+    kAudioOutputUnitProperty_HasIO                  = 2006,
+    kAudioOutputUnitProperty_StartTimestampsAtZero  = 2007,
+    kAudioOutputUnitProperty_MIDICallbacks          = 2010,
+    kAudioOutputUnitProperty_HostReceivesRemoteControlEvents = 2011,
+    kAudioOutputUnitProperty_RemoteControlToHost    = 2012,
+    kAudioOutputUnitProperty_HostTransportState     = 2013,
+    kAudioOutputUnitProperty_NodeComponentDescription = 2014,
+    kAudioOutputUnitProperty_OSWorkgroup            = 2015
+};
+
+CF_ENUM(int16_t) {
+    kAudioOutputUnitRange       = 0x0200,
+    kAudioOutputUnitStartSelect = 0x0201,
+    kAudioOutputUnitStopSelect  = 0x0202
+};
+
+typedef OSStatus (*AudioOutputUnitStartProc)(void *self);
+typedef OSStatus (*AudioOutputUnitStopProc)(void *self);
+
+CF_ENUM(uint32_t) {
+    kAudioUnitClumpID_System = 0
+};
+
+struct AURenderCallbackStruct {
+    AURenderCallback _Nullable inputProc;
+    void * _Nullable inputProcRefCon;
+};
+typedef struct AURenderCallbackStruct AURenderCallbackStruct;
+
+struct AudioUnitConnection {
+    AudioUnit _Nullable sourceAudioUnit;
+    uint32_t sourceOutputNumber;
+    uint32_t destInputNumber;
+};
+typedef struct AudioUnitConnection AudioUnitConnection;
+
+struct AUChannelInfo {
+    int16_t inChannels;
+    int16_t outChannels;
+};
+typedef struct AUChannelInfo AUChannelInfo;
+
+struct AUInputSamplesInOutputCallbackStruct {
+    AUInputSamplesInOutputCallback inputToOutputCallback;
+    void * _Nullable userData;
+};
+typedef struct AUInputSamplesInOutputCallbackStruct AUInputSamplesInOutputCallbackStruct;
+
+typedef enum OCA_ENUM_ATTR AudioUnitParameterUnit : uint32_t {
+    kAudioUnitParameterUnit_Generic             = 0,
+    kAudioUnitParameterUnit_Indexed             = 1,
+    kAudioUnitParameterUnit_Boolean             = 2,
+    kAudioUnitParameterUnit_Percent             = 3,
+    kAudioUnitParameterUnit_Seconds             = 4,
+    kAudioUnitParameterUnit_SampleFrames        = 5,
+    kAudioUnitParameterUnit_Phase               = 6,
+    kAudioUnitParameterUnit_Rate                = 7,
+    kAudioUnitParameterUnit_Hertz               = 8,
+    kAudioUnitParameterUnit_Cents               = 9,
+    kAudioUnitParameterUnit_RelativeSemiTones   = 10,
+    kAudioUnitParameterUnit_MIDINoteNumber      = 11,
+    kAudioUnitParameterUnit_MIDIController      = 12,
+    kAudioUnitParameterUnit_Decibels            = 13,
+    kAudioUnitParameterUnit_LinearGain          = 14,
+    kAudioUnitParameterUnit_Degrees             = 15,
+    kAudioUnitParameterUnit_EqualPowerCrossfade = 16,
+    kAudioUnitParameterUnit_MixerFaderCurve1    = 17,
+    kAudioUnitParameterUnit_Pan                 = 18,
+    kAudioUnitParameterUnit_Meters              = 19,
+    kAudioUnitParameterUnit_AbsoluteCents       = 20,
+    kAudioUnitParameterUnit_Octaves             = 21,
+    kAudioUnitParameterUnit_BPM                 = 22,
+    kAudioUnitParameterUnit_Beats               = 23,
+    kAudioUnitParameterUnit_Milliseconds        = 24,
+    kAudioUnitParameterUnit_Ratio               = 25,
+    kAudioUnitParameterUnit_CustomUnit          = 26,
+    kAudioUnitParameterUnit_MIDI2Controller     = 27
+} AudioUnitParameterUnit;
+
+typedef enum OCA_OPTIONS_ATTR AudioUnitParameterOptions : uint32_t {
+    kAudioUnitParameterFlag_CFNameRelease       = (1UL << 4),
+    kAudioUnitParameterFlag_OmitFromPresets     = (1UL << 13),
+    kAudioUnitParameterFlag_PlotHistory         = (1UL << 14),
+    kAudioUnitParameterFlag_MeterReadOnly       = (1UL << 15),
+    kAudioUnitParameterFlag_DisplayMask         = (7UL << 16) | (1UL << 22),
+    kAudioUnitParameterFlag_DisplaySquareRoot   = (1UL << 16),
+    kAudioUnitParameterFlag_DisplaySquared      = (2UL << 16),
+    kAudioUnitParameterFlag_DisplayCubed        = (3UL << 16),
+    kAudioUnitParameterFlag_DisplayCubeRoot     = (4UL << 16),
+    kAudioUnitParameterFlag_DisplayExponential  = (5UL << 16),
+    kAudioUnitParameterFlag_HasClump            = (1UL << 20),
+    kAudioUnitParameterFlag_ValuesHaveStrings   = (1UL << 21),
+    kAudioUnitParameterFlag_DisplayLogarithmic  = (1UL << 22),
+    kAudioUnitParameterFlag_IsHighResolution    = (1UL << 23),
+    kAudioUnitParameterFlag_NonRealTime         = (1UL << 24),
+    kAudioUnitParameterFlag_CanRamp             = (1UL << 25),
+    kAudioUnitParameterFlag_ExpertMode          = (1UL << 26),
+    kAudioUnitParameterFlag_HasCFNameString     = (1UL << 27),
+    kAudioUnitParameterFlag_IsGlobalMeta        = (1UL << 28),
+    kAudioUnitParameterFlag_IsElementMeta       = (1UL << 29),
+    kAudioUnitParameterFlag_IsReadable          = (1UL << 30),
+    kAudioUnitParameterFlag_IsWritable          = (1UL << 31)
+} AudioUnitParameterOptions;
+
+CF_ENUM(uint32_t) {
+    kRenderQuality_Max      = 0x7F,
+    kRenderQuality_High     = 0x60,
+    kRenderQuality_Medium   = 0x40,
+    kRenderQuality_Low      = 0x20,
+    kRenderQuality_Min      = 0
+};
+
+CF_ASSUME_NONNULL_END
+
+#endif

@@ -1,0 +1,3 @@
+#include "AudioComponent.h"
+#include "AUComponent.h"
+#include "AudioUnitProperties.h"

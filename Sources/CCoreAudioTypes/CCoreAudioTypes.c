@@ -1,0 +1,1 @@
+// Header-only target: the C declarations behind the CoreAudioTypes module.

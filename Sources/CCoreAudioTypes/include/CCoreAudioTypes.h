@@ -1,0 +1,3 @@
+#include "OCAMacros.h"
+#include "CoreAudioBaseTypes.h"
+#include "AudioChannelLayout.h"

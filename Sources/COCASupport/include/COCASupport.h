@@ -1,0 +1,31 @@
+// Small C helpers for the real-time path: relaxed/acquire-release 32-bit atomics on raw storage
+// (parameters live in preallocated arrays, where Swift's Atomic cannot be placed), and the
+// RealtimeSanitizer region markers (weak: no-ops unless the RTSan runtime is linked).
+#ifndef OCA_SUPPORT_H
+#define OCA_SUPPORT_H
+
+#include <stdint.h>
+
+#define OCA_NOLOCKS __attribute__((swift_attr("@_noLocks")))
+
+static inline OCA_NOLOCKS uint32_t oca_atomic_load_u32(const uint32_t *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+static inline OCA_NOLOCKS void oca_atomic_store_u32(uint32_t *p, uint32_t v) {
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+static inline OCA_NOLOCKS uint64_t oca_atomic_load_u64(const uint64_t *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+static inline OCA_NOLOCKS void oca_atomic_store_u64(uint64_t *p, uint64_t v) {
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/// Monotonic clock in nanoseconds (vDSO, no system call on Linux x86_64/arm64).
+OCA_NOLOCKS uint64_t oca_monotonic_nanoseconds(void);
+
+/// Marks the calling thread as real-time for RealtimeSanitizer (no-op without the runtime).
+OCA_NOLOCKS void oca_realtime_enter(void);
+OCA_NOLOCKS void oca_realtime_exit(void);
+
+#endif

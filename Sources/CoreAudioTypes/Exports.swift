@@ -1,0 +1,5 @@
+// The CoreAudioTypes module: Apple's C declarations (CCoreAudioTypes) plus the Swift overlay that
+// Apple's SDK layers on top of them. Apple's CoreAudioTypes re-exports CoreFoundation; on Linux the
+// CoreFoundation names come from the CF-lite shim in this module, backed by Foundation.
+@_exported import CCoreAudioTypes
+@_exported import Foundation

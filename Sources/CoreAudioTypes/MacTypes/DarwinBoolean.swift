@@ -1,0 +1,25 @@
+/// The Mac OS `Boolean` type (an unsigned char) as Swift's Darwin overlay presents it.
+@frozen
+public struct DarwinBoolean: ExpressibleByBooleanLiteral, Sendable {
+    @usableFromInline var _value: UInt8
+
+    @inlinable public init(_ value: Bool) { _value = value ? 1 : 0 }
+
+    /// The value of `self`, expressed as a `Bool`.
+    @inlinable public var boolValue: Bool { _value != 0 }
+
+    @inlinable public init(booleanLiteral value: Bool) { self.init(value) }
+}
+
+extension DarwinBoolean: CustomStringConvertible {
+    public var description: String { boolValue.description }
+}
+
+extension DarwinBoolean: Equatable {
+    @inlinable public static func == (lhs: DarwinBoolean, rhs: DarwinBoolean) -> Bool {
+        lhs.boolValue == rhs.boolValue
+    }
+}
+
+/// The status code for success.
+@inlinable public var noErr: OSStatus { 0 }

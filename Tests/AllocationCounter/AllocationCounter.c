@@ -1,0 +1,1 @@
+int oca_alloc_placeholder;
