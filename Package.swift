@@ -27,7 +27,7 @@ let package = Package(
         ),
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
 
-        .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox"], path: "Sources/Tools/sine-demo"),
+        .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/sine-demo"),
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),

@@ -58,7 +58,7 @@ public func CFArrayGetValueAtIndex(_ theArray: CFArray!, _ idx: CFIndex) -> Unsa
 }
 
 /// Holds a raw pointer inside an NSArray (CoreFoundation arrays may hold non-objects; NSArray cannot).
-public final class _CFRawPointerBox: NSObject, @unchecked Sendable {
+open class _CFRawPointerBox: NSObject, @unchecked Sendable {
     public let pointer: UnsafeRawPointer
     public init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
 }

@@ -1,0 +1,35 @@
+/// Level and pitch measurements over sample buffers. Plain functions, no allocation.
+public enum SignalMeasurement {
+    /// The largest absolute sample value.
+    @inlinable public static func peak(_ x: UnsafeBufferPointer<Float>) -> Float {
+        var m: Float = 0
+        for v in x { m = max(m, abs(v)) }
+        return m
+    }
+
+    /// Root mean square, accumulated in Double.
+    @inlinable public static func rms(_ x: UnsafeBufferPointer<Float>) -> Double {
+        guard !x.isEmpty else { return 0 }
+        var sum = 0.0
+        for v in x { sum += Double(v) * Double(v) }
+        return (sum / Double(x.count)).squareRoot()
+    }
+
+    /// The frequency of a periodic signal, from the time between its first and last upward zero
+    /// crossings (interpolated between samples). Nil if fewer than two crossings.
+    public static func zeroCrossingFrequency(_ x: UnsafeBufferPointer<Float>, sampleRate: Double) -> Double? {
+        var first: Double?
+        var last: Double?
+        var crossings = 0
+        for i in 1..<max(x.count, 1) {
+            let a = x[i - 1], b = x[i]
+            if a < 0 && b >= 0 {
+                let t = Double(i - 1) + Double(-a) / Double(b - a)
+                if first == nil { first = t } else { crossings += 1 }
+                last = t
+            }
+        }
+        guard let first, let last, crossings > 0 else { return nil }
+        return Double(crossings) * sampleRate / (last - first)
+    }
+}

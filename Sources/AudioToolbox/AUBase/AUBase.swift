@@ -1,0 +1,262 @@
+import Synchronization
+
+/// The object model every built-in unit shares, after Apple's AudioUnitSDK `AUBase`: a global
+/// element and input/output elements with formats and parameters, the property table with Apple's
+/// scope, size and state rules, listeners, render notifications, scheduled parameters and the
+/// lifecycle (uninitialized -> initialized, with render memory sized by MaximumFramesPerSlice).
+/// Subclasses override the hooks in the "Subclass hooks" section.
+class AUBase: AudioUnitObject, @unchecked Sendable {
+    static let defaultMaxFramesPerSlice: UInt32 = 1156
+    static let defaultFormat = OCAFormat.canonical(sampleRate: 44100, channels: 2)
+
+    let globalElement = AUElement()
+    private(set) var inputs: [AUInputElement] = []
+    private(set) var outputs: [AUOutputElement] = []
+
+    private let initializedFlag = Atomic<Bool>(false)
+    var isInitialized: Bool { initializedFlag.load(ordering: .acquiring) }
+    var maxFramesPerSlice = AUBase.defaultMaxFramesPerSlice
+    var renderQuality: UInt32 = kRenderQuality_High
+    var cpuLoad: Double = 0
+    var currentPreset = (number: Int32(-1), name: "Untitled")
+
+    let lastRenderError = Atomic<Int32>(0)
+    /// Sample time of the last render (render thread writes, others read; 64-bit atomic store).
+    let lastRenderSampleTime = Atomic<UInt64>(Double(-Double.greatestFiniteMagnitude).bitPattern)
+
+    struct Listener { var id: AudioUnitPropertyID; var proc: AudioUnitPropertyListenerProc; var userData: UnsafeMutableRawPointer? }
+    private let listeners = LockedState<[Listener]>([])
+    let renderNotifies = RenderNotifyList()
+    let eventQueue = ParameterEventQueue()
+    let sliceEvents = UnsafeMutablePointer<AudioUnitParameterEvent>.allocate(capacity: ParameterEventQueue.capacity)
+
+    init(component: AudioComponentEntry, inputs inputCount: Int, outputs outputCount: Int) {
+        super.init(component: component)
+        setElementCount(kAudioUnitScope_Input, inputCount)
+        setElementCount(kAudioUnitScope_Output, outputCount)
+    }
+
+    deinit {
+        sliceEvents.deallocate()
+    }
+
+    // MARK: Subclass hooks
+
+    /// Whether `kAudioUnitProperty_ElementCount` may be set on the scope (mixers: input scope).
+    func isElementCountWritable(_ scope: AudioUnitScope) -> Bool { false }
+    /// Formats the unit accepts. Default, as Apple's base: native Float32, non-interleaved (or mono).
+    func isValidFormat(_ scope: AudioUnitScope, _ element: AudioUnitElement, _ f: AudioStreamBasicDescription) -> Bool {
+        AUFormatRules.isCommonFloat32(f)
+    }
+    /// Whether the format may change now (connected inputs never; others while uninitialized).
+    func isStreamFormatWritable(_ scope: AudioUnitScope, _ element: AudioUnitElement) -> Bool { !isInitialized }
+    var latency: Double { 0 }
+    /// nil: the unit does not support `kAudioUnitProperty_TailTime`.
+    var tailTime: Double? { nil }
+    /// Empty: the unit does not support `kAudioUnitProperty_SupportedNumChannels`.
+    var supportedNumChannels: [AUChannelInfo] { [] }
+    /// nil: the unit has no factory presets.
+    var factoryPresets: [(number: Int32, name: String)]? { nil }
+    /// Applies factory preset `number`; the base has none.
+    func applyFactoryPreset(_ number: Int32) -> OSStatus { kAudioUnitErr_InvalidProperty }
+    /// Unit-specific checks and setup at initialize (render memory is already sized).
+    func initializeUnit() -> OSStatus { noErr }
+    func cleanupUnit() {}
+    func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) {}
+    /// Renders output bus `bus` into `output`, whose buffers are valid memory. The base writes nothing.
+    func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+                   _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus { noErr }
+    /// Unit-specific properties: return nil for "not mine".
+    func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? { nil }
+    func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                          _ out: UnsafeMutableRawPointer) -> OSStatus? { nil }
+    func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                          _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? { nil }
+
+    /// Called after a stream format changed (while uninitialized), for units with derived state.
+    func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {}
+
+    // MARK: Dispatch (overrides cannot live in extensions; the bodies do)
+
+    override func getPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                  _ outSize: inout UInt32, _ outWritable: inout Bool) -> OSStatus {
+        auGetPropertyInfo(id, scope, element, &outSize, &outWritable)
+    }
+    override func getProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                              _ out: UnsafeMutableRawPointer, _ ioSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
+        auGetProperty(id, scope, element, out, ioSize)
+    }
+    override func setProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                              _ data: UnsafeRawPointer?, _ size: UInt32) -> OSStatus {
+        auSetProperty(id, scope, element, data, size)
+    }
+    override func getParameter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                               _ outValue: UnsafeMutablePointer<AudioUnitParameterValue>) -> OSStatus {
+        auGetParameter(id, scope, element, outValue)
+    }
+    override func setParameter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                               _ value: AudioUnitParameterValue, _ bufferOffset: UInt32) -> OSStatus {
+        auSetParameter(id, scope, element, value, bufferOffset)
+    }
+    override func scheduleParameters(_ events: UnsafePointer<AudioUnitParameterEvent>, _ count: UInt32) -> OSStatus {
+        auScheduleParameters(events, count)
+    }
+    override func render(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+                         _ bus: UInt32, _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        auRender(flags, timeStamp, bus, frames, ioData)
+    }
+
+    // MARK: Elements
+
+    func elementCount(_ scope: AudioUnitScope) -> Int {
+        switch scope {
+        case kAudioUnitScope_Global: 1
+        case kAudioUnitScope_Input: inputs.count
+        case kAudioUnitScope_Output: outputs.count
+        default: 0
+        }
+    }
+
+    /// Resizes a scope (while uninitialized). New elements get the default format, or that of element 0.
+    func setElementCount(_ scope: AudioUnitScope, _ count: Int) {
+        switch scope {
+        case kAudioUnitScope_Input:
+            let format = inputs.first?.format ?? Self.defaultFormat
+            while inputs.count < count { inputs.append(AUInputElement(format: format)); definedNewElement(scope, inputs.count - 1) }
+            if inputs.count > count { inputs.removeLast(inputs.count - count) }
+        case kAudioUnitScope_Output:
+            let format = outputs.first?.format ?? Self.defaultFormat
+            while outputs.count < count { outputs.append(AUOutputElement(format: format)); definedNewElement(scope, outputs.count - 1) }
+            if outputs.count > count { outputs.removeLast(outputs.count - count) }
+        default:
+            break
+        }
+    }
+
+    /// Called for every element created, so subclasses can define its parameters.
+    func definedNewElement(_ scope: AudioUnitScope, _ index: Int) {}
+
+    /// The element, or the status Apple returns: InvalidScope for unknown scopes, InvalidElement for
+    /// a missing element.
+    func element(_ scope: AudioUnitScope, _ index: AudioUnitElement) -> Result<AUElement, AUStatusError> {
+        switch scope {
+        case kAudioUnitScope_Global:
+            return index == 0 ? .success(globalElement) : .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+        case kAudioUnitScope_Input:
+            return Int(index) < inputs.count ? .success(inputs[Int(index)]) : .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+        case kAudioUnitScope_Output:
+            return Int(index) < outputs.count ? .success(outputs[Int(index)]) : .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+        case kAudioUnitScope_Group:
+            return .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+        default:
+            return .failure(AUStatusError(kAudioUnitErr_InvalidScope))
+        }
+    }
+
+    /// The input or output element for a stream-format query; global scope means output 0.
+    func ioElement(_ scope: AudioUnitScope, _ index: AudioUnitElement) -> Result<AUIOElement, AUStatusError> {
+        switch scope {
+        case kAudioUnitScope_Global:
+            return outputs.isEmpty ? .failure(AUStatusError(kAudioUnitErr_InvalidElement)) : .success(outputs[0])
+        case kAudioUnitScope_Input, kAudioUnitScope_Output:
+            return element(scope, index).flatMap { e in
+                (e as? AUIOElement).map { .success($0) } ?? .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+            }
+        case kAudioUnitScope_Group:
+            return .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+        default:
+            return .failure(AUStatusError(kAudioUnitErr_InvalidScope))
+        }
+    }
+
+    // MARK: Lifecycle
+
+    override func initialize() -> OSStatus {
+        if isInitialized { return noErr }
+        for input in inputs {
+            input.buffers.configure(format: input.format, maxFrames: maxFramesPerSlice,
+                                    withMemory: input.shouldAllocateBuffer)
+        }
+        for output in outputs {
+            output.buffers.configure(format: output.format, maxFrames: maxFramesPerSlice,
+                                     withMemory: output.shouldAllocateBuffer)
+        }
+        for table in allParameterTables() { table.allocateCurves(maxFrames: Int(maxFramesPerSlice)) }
+        let status = initializeUnit()
+        guard status == noErr else {
+            releaseRenderMemory()
+            return status
+        }
+        initializedFlag.store(true, ordering: .releasing)
+        return noErr
+    }
+
+    override func uninitialize() -> OSStatus {
+        if isInitialized { cleanupUnit() }
+        initializedFlag.store(false, ordering: .releasing)
+        releaseRenderMemory()
+        lastRenderSampleTime.store((-Double.greatestFiniteMagnitude).bitPattern, ordering: .relaxed)
+        return noErr
+    }
+
+    private func releaseRenderMemory() {
+        for e in inputs { e.buffers.releaseMemory() }
+        for e in outputs { e.buffers.releaseMemory() }
+        for table in allParameterTables() { table.releaseCurves() }
+    }
+
+    override func close() {
+        _ = uninitialize()
+    }
+
+    override func reset(scope: AudioUnitScope, element: AudioUnitElement) -> OSStatus {
+        lastRenderSampleTime.store((-Double.greatestFiniteMagnitude).bitPattern, ordering: .relaxed)
+        resetUnit(scope, element)
+        return noErr
+    }
+
+    func allParameterTables() -> [ParameterTable] {
+        [globalElement.parameters] + inputs.map(\.parameters) + outputs.map(\.parameters)
+    }
+
+    // MARK: Listeners
+
+    override func addPropertyListener(_ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc,
+                                      _ userData: UnsafeMutableRawPointer?) -> OSStatus {
+        listeners.withLock { $0.append(Listener(id: id, proc: proc, userData: userData)) }
+        return noErr
+    }
+
+    override func removePropertyListener(_ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc,
+                                         _ userData: UnsafeMutableRawPointer?, matchUserData: Bool) -> OSStatus {
+        listeners.withLock { list in
+            list.removeAll { $0.id == id && sameFunction($0.proc, proc) && (!matchUserData || $0.userData == userData) }
+        }
+        return noErr
+    }
+
+    /// Tells every listener of `id` that it changed, synchronously on the calling thread (never the
+    /// render thread).
+    func propertyChanged(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        let matching = listeners.withLock { list in list.filter { $0.id == id } }
+        typealias NullableRefConListener = @convention(c) (UnsafeMutableRawPointer?, AudioUnit, AudioUnitPropertyID,
+                                                           AudioUnitScope, AudioUnitElement) -> Void
+        for l in matching {
+            unsafeBitCast(l.proc, to: NullableRefConListener.self)(l.userData, handle, id, scope, element)
+        }
+    }
+
+    override func addRenderNotify(_ proc: AURenderCallback, _ userData: UnsafeMutableRawPointer?) -> OSStatus {
+        renderNotifies.add(proc, userData)
+    }
+
+    override func removeRenderNotify(_ proc: AURenderCallback, _ userData: UnsafeMutableRawPointer?) -> OSStatus {
+        renderNotifies.remove(proc, userData)
+    }
+}
+
+/// An OSStatus carried as a Swift error (typed throws and Result inside the engine).
+struct AUStatusError: Error {
+    let status: OSStatus
+    init(_ status: OSStatus) { self.status = status }
+}

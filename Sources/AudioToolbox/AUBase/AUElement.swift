@@ -1,0 +1,72 @@
+/// An element (bus) of a scope. Global-scope and group elements carry only parameters and a name;
+/// input and output elements are `AUIOElement`s with a stream format and render memory.
+class AUElement {
+    let parameters = ParameterTable()
+    var name: String?
+
+    init() {}
+}
+
+/// An input or output element: a stream format and the buffers used to render it.
+class AUIOElement: AUElement {
+    var format: AudioStreamBasicDescription
+    let buffers = AUBufferList()
+    /// `kAudioUnitProperty_ShouldAllocateBuffer`.
+    var shouldAllocateBuffer = true
+
+    init(format: AudioStreamBasicDescription) {
+        self.format = format
+    }
+
+    /// The number of buffers an AudioBufferList of this element's format holds.
+    var bufferCount: Int {
+        format.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0 ? Int(format.mChannelsPerFrame) : 1
+    }
+}
+
+/// An output element.
+final class AUOutputElement: AUIOElement {}
+
+/// An input element: where its audio comes from (nothing, a render callback or a connection),
+/// published to the render thread without locks.
+final class AUInputElement: AUIOElement {
+    struct Source {
+        enum Kind: UInt8 { case none, callback, connection }
+        var kind: Kind = .none
+        var callback: AURenderCallback?
+        var refCon: UnsafeMutableRawPointer?
+        var sourceUnit: AudioUnit?
+        var sourceBus: UInt32 = 0
+    }
+
+    let source = RetiringPointerCell(Source())
+
+    /// Pulls `frames` frames of input for bus `bus` into this element's buffers (or the upstream
+    /// unit's, for a connection that lends them). Safe on the render thread.
+    @inline(__always)
+    func pull(flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+              bus: UInt32, frames: UInt32) -> (OSStatus, UnsafeMutablePointer<AudioBufferList>) {
+        pull(flags: flags, timeStamp: timeStamp, bus: bus, frames: frames, into: nil)
+    }
+
+    /// As above, rendering into `target` when given (it must match this element's format).
+    @inline(__always)
+    func pull(flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+              bus: UInt32, frames: UInt32,
+              into target: UnsafeMutablePointer<AudioBufferList>?) -> (OSStatus, UnsafeMutablePointer<AudioBufferList>) {
+        let s = source.value
+        switch s.kind {
+        case .none:
+            return (kAudioUnitErr_NoConnection, buffers.list)
+        case .callback:
+            let abl = target ?? buffers.prepare(frames: frames)
+            let status = invokeRenderCallback(s.callback!, s.refCon, flags, timeStamp, bus, frames, abl)
+            return (status, abl)
+        case .connection:
+            let abl = target ?? (shouldAllocateBuffer && buffers.hasMemory
+                ? buffers.prepare(frames: frames) : buffers.prepareNull(frames: frames))
+            let status = AudioUnitRender(s.sourceUnit!, flags, timeStamp, s.sourceBus, frames, abl)
+            return (status, abl)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Synchronization
+
+/// A value published to the render thread through one atomic pointer. Writers (never the render
+/// thread) copy the new value into fresh memory and swap the pointer; old copies are kept until the
+/// cell is destroyed, so a reader never sees freed memory and never waits.
+final class RetiringPointerCell<Value: BitwiseCopyable>: @unchecked Sendable {
+    private let current: Atomic<UnsafeMutablePointer<Value>?>
+    private let retired = LockedState<[UnsafeMutablePointer<Value>]>([])
+
+    init(_ initial: Value) {
+        let p = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        p.initialize(to: initial)
+        current = Atomic(p)
+    }
+
+    deinit {
+        current.load(ordering: .acquiring)?.deallocate()
+        retired.withLock { list in list.forEach { $0.deallocate() } }
+    }
+
+    /// The current value. Safe on the render thread.
+    @inline(__always)
+    var value: Value { current.load(ordering: .acquiring)!.pointee }
+
+    /// Publishes a new value. Never call from the render thread.
+    func publish(_ newValue: Value) {
+        let p = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        p.initialize(to: newValue)
+        let old = current.exchange(p, ordering: .acquiringAndReleasing)
+        if let old { retired.withLock { $0.append(old) } }
+    }
+}

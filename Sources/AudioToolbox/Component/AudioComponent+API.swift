@@ -1,0 +1,102 @@
+// Audio Component Services, with Apple's names and signatures.
+
+/// Finds the next component matching `inDesc` after `inComponent` (the first one when nil).
+/// Zero type, subtype and manufacturer fields are wildcards; flags are compared under the mask.
+@discardableResult
+public func AudioComponentFindNext(_ inComponent: AudioComponent?,
+                                   _ inDesc: UnsafePointer<AudioComponentDescription>) -> AudioComponent? {
+    AudioComponentRegistry.shared.findNext(after: inComponent, matching: inDesc.pointee)?.handle
+}
+
+/// The number of components matching `inDesc`.
+@discardableResult
+public func AudioComponentCount(_ inDesc: UnsafePointer<AudioComponentDescription>) -> UInt32 {
+    UInt32(AudioComponentRegistry.shared.count(matching: inDesc.pointee))
+}
+
+/// The component's name ("Manufacturer: Name"), +1 retained.
+@discardableResult
+public func AudioComponentCopyName(_ inComponent: AudioComponent,
+                                   _ outName: UnsafeMutablePointer<Unmanaged<CFString>?>) -> OSStatus {
+    guard let entry = AudioComponentRegistry.shared.entry(for: inComponent) else { return kAudio_ParamError }
+    outName.pointee = Unmanaged.passRetained(entry.name as NSString)
+    return noErr
+}
+
+@discardableResult
+public func AudioComponentGetDescription(_ inComponent: AudioComponent,
+                                         _ outDesc: UnsafeMutablePointer<AudioComponentDescription>) -> OSStatus {
+    guard let entry = AudioComponentRegistry.shared.entry(for: inComponent) else { return kAudio_ParamError }
+    outDesc.pointee = entry.description
+    return noErr
+}
+
+@discardableResult
+public func AudioComponentGetVersion(_ inComponent: AudioComponent,
+                                     _ outVersion: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    guard let entry = AudioComponentRegistry.shared.entry(for: inComponent) else { return kAudio_ParamError }
+    outVersion.pointee = entry.version
+    return noErr
+}
+
+/// Creates an instance of the component. Never call from the render thread.
+@discardableResult
+public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
+                                      _ outInstance: UnsafeMutablePointer<AudioComponentInstance?>) -> OSStatus {
+    outInstance.pointee = nil
+    guard let entry = AudioComponentRegistry.shared.entry(for: inComponent) else { return kAudio_ParamError }
+    let object: AudioUnitObject
+    switch entry.maker {
+    case .builtIn(let make):
+        object = make(entry)
+    case .plugIn(let factory):
+        var desc = entry.description
+        guard let interface = factory(&desc) else { return kAudioComponentErr_InstanceInvalidated }
+        object = PlugInAudioUnit(component: entry, interface: interface)
+    }
+    let raw = Unmanaged.passRetained(object).toOpaque()
+    AudioComponentRegistry.shared.addInstance(raw)
+    let status = object.open()
+    guard status == noErr else {
+        _ = AudioComponentRegistry.shared.removeInstance(raw)
+        Unmanaged<AudioUnitObject>.fromOpaque(raw).release()
+        return status
+    }
+    outInstance.pointee = object.handle
+    return noErr
+}
+
+/// Disposes of an instance: uninitializes it and frees everything it owns. Never call from the
+/// render thread, nor while another thread renders the unit.
+@discardableResult
+public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance?) -> OSStatus {
+    guard let inInstance else { return kAudio_ParamError }
+    let raw = UnsafeMutableRawPointer(inInstance)
+    guard AudioComponentRegistry.shared.removeInstance(raw) else { return badComponentInstance }
+    let object = Unmanaged<AudioUnitObject>.fromOpaque(raw)
+    object.takeUnretainedValue().close()
+    object.release()
+    return noErr
+}
+
+/// The component an instance was made from.
+public func AudioComponentInstanceGetComponent(_ inInstance: AudioComponentInstance) -> AudioComponent {
+    AudioUnitObject.withUnchecked(inInstance) { $0.component.handle }
+}
+
+/// Whether the instance implements the given selector (`kAudioOutputUnitStartSelect`, ...).
+public func AudioComponentInstanceCanDo(_ inInstance: AudioComponentInstance, _ inSelectorID: Int16) -> Bool {
+    AudioUnitObject.live(inInstance)?.canDo(inSelectorID) ?? false
+}
+
+/// Registers a component implemented in the calling process through Apple's v2 plug-in interface.
+/// It is then found by `AudioComponentFindNext` and instantiated like a built-in unit.
+@discardableResult
+public func AudioComponentRegister(_ inDesc: UnsafePointer<AudioComponentDescription>, _ inName: CFString,
+                                   _ inVersion: UInt32,
+                                   _ inFactory: AudioComponentFactoryFunction) -> AudioComponent? {
+    let entry = AudioComponentEntry(description: inDesc.pointee, name: inName as String, version: inVersion,
+                                    maker: .plugIn(inFactory))
+    AudioComponentRegistry.shared.register(entry)
+    return entry.handle
+}

@@ -1,0 +1,10 @@
+/// The units built into OpenCoreAudio, registered in this order (the order AudioComponentFindNext
+/// returns them in).
+enum BuiltInUnits {
+    static func entries() -> [AudioComponentEntry] {
+        [
+            AudioComponentEntry(description: GenericOutput.description, name: "Apple: AUGenericOutput",
+                                version: 0x0001_0000, maker: .builtIn { GenericOutput(component: $0) }),
+        ]
+    }
+}

@@ -1,0 +1,94 @@
+import Synchronization
+
+/// GenericOutput (`'auou' 'genr' 'appl'`, Apple's AUGenericOutput): an output unit that renders
+/// only when its host calls AudioUnitRender, for offline work. One input (element 0, fed by a
+/// render callback or a connection) and one output; both sides accept any self-consistent linear
+/// PCM format and must match at initialize (this unit does not convert; put an AUConverter before
+/// it for that), and the input's audio passes through without a copy.
+final class GenericOutput: AUBase, @unchecked Sendable {
+    static let description = AudioComponentDescription(
+        componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
+        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+
+    private let running = Atomic<Bool>(false)
+
+    init(component: AudioComponentEntry) {
+        super.init(component: component, inputs: 1, outputs: 1)
+    }
+
+    override func isValidFormat(_ scope: AudioUnitScope, _ element: AudioUnitElement, _ f: AudioStreamBasicDescription) -> Bool {
+        AUFormatRules.isConsistentLinearPCM(f)
+    }
+
+    override func initializeUnit() -> OSStatus {
+        let input = inputs[0].format, output = outputs[0].format
+        guard AUBase.same(input, output) else { return kAudioUnitErr_FormatNotSupported }
+        return noErr
+    }
+
+    override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+                            _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        // Formats are equal, so the input renders straight into the output buffers.
+        let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
+        if status == noErr && pulled != output {
+            // A connected source lent its own memory: copy it into ours.
+            copyBufferContents(from: pulled, to: output)
+        }
+        return status
+    }
+
+    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                    _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
+        switch id {
+        case kAudioOutputUnitProperty_IsRunning:
+            return scope == kAudioUnitScope_Global ? (noErr, 4, false) : (kAudioUnitErr_InvalidScope, 0, false)
+        case kAudioOutputUnitProperty_HasIO, kAudioOutputUnitProperty_EnableIO:
+            // GenericOutput has no hardware side.
+            return (kAudioUnitErr_InvalidProperty, 0, false)
+        default:
+            return nil
+        }
+    }
+
+    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
+        guard id == kAudioOutputUnitProperty_IsRunning else { return nil }
+        out.storeBytes(of: UInt32(running.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
+        return noErr
+    }
+
+    override func start() -> OSStatus {
+        guard isInitialized else { return kAudioUnitErr_Uninitialized }
+        if !running.exchange(true, ordering: .relaxed) {
+            propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
+        }
+        return noErr
+    }
+
+    override func stop() -> OSStatus {
+        if running.exchange(false, ordering: .relaxed) {
+            propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
+        }
+        return noErr
+    }
+
+    override func uninitialize() -> OSStatus {
+        _ = stop()
+        return super.uninitialize()
+    }
+
+    override func canDo(_ selector: Int16) -> Bool {
+        selector == kAudioOutputUnitStartSelect || selector == kAudioOutputUnitStopSelect || selector <= kAudioUnitProcessMultipleSelect
+    }
+}
+
+/// Copies sample data between lists of the same layout (render thread safe).
+@inline(__always)
+func copyBufferContents(from source: UnsafeMutablePointer<AudioBufferList>, to destination: UnsafeMutablePointer<AudioBufferList>) {
+    let src = UnsafeMutableAudioBufferListPointer(source)
+    let dst = UnsafeMutableAudioBufferListPointer(destination)
+    for i in 0..<min(src.count, dst.count) {
+        guard let s = src[i].mData, let d = dst[i].mData, s != d else { continue }
+        memmove(d, s, Int(min(src[i].mDataByteSize, dst[i].mDataByteSize)))
+    }
+}
