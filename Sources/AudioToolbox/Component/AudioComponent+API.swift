@@ -73,9 +73,9 @@ public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance?)
     guard let inInstance else { return kAudio_ParamError }
     let raw = UnsafeMutableRawPointer(inInstance)
     guard AudioComponentRegistry.shared.removeInstance(raw) else { return badComponentInstance }
-    let object = Unmanaged<AudioUnitObject>.fromOpaque(raw)
-    object.takeUnretainedValue().close()
-    object.release()
+    let object = Unmanaged<AudioUnitObject>.fromOpaque(raw).takeRetainedValue()
+    object.close()
+    AudioComponentRegistry.shared.quarantine(object)
     return noErr
 }
 

@@ -10,13 +10,18 @@ final class AudioComponentRegistry: Sendable {
     private struct State {
         var entries: [AudioComponentEntry] = []
         var liveInstances: Set<UInt> = []
+        /// Recently disposed instances, kept allocated so that their addresses cannot be reused by a
+        /// new instance at once: a stale handle then reads as dead instead of as someone else's unit.
+        var quarantine: [AnyObject] = []
+        var quarantineNext = 0
     }
-    private let state: Mutex<State>
+    static let quarantineSize = 256
+    private let state: LockedState<State>
 
     private init() {
         var initial = State()
         initial.entries = BuiltInUnits.entries()
-        state = Mutex(initial)
+        state = LockedState(initial)
     }
 
     func findNext(after component: AudioComponent?, matching d: AudioComponentDescription) -> AudioComponentEntry? {
@@ -53,6 +58,18 @@ final class AudioComponentRegistry: Sendable {
     func removeInstance(_ p: UnsafeMutableRawPointer) -> Bool {
         let key = UInt(bitPattern: p)
         return state.withLock { s in s.liveInstances.remove(key) != nil }
+    }
+
+    /// Keeps a disposed instance's memory for a while (see `quarantine`).
+    func quarantine(_ object: AnyObject) {
+        state.withLock { s in
+            if s.quarantine.count < Self.quarantineSize {
+                s.quarantine.append(object)
+            } else {
+                s.quarantine[s.quarantineNext] = object
+                s.quarantineNext = (s.quarantineNext + 1) % Self.quarantineSize
+            }
+        }
     }
 
     func isLive(_ p: UnsafeMutableRawPointer) -> Bool {

@@ -1,0 +1,162 @@
+import AudioToolbox
+import Testing
+
+/// Shared helpers for the AudioToolbox tests.
+enum TestSupport {
+    static let genericOutput = AudioComponentDescription(
+        componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
+        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+
+    static func newUnit(_ description: AudioComponentDescription = genericOutput) throws -> AudioUnit {
+        var d = description
+        let component = try #require(AudioComponentFindNext(nil, &d))
+        var unit: AudioUnit?
+        try #require(AudioComponentInstanceNew(component, &unit) == noErr)
+        return try #require(unit)
+    }
+
+    @discardableResult
+    static func setFormat(_ unit: AudioUnit, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                          _ format: AudioStreamBasicDescription) -> OSStatus {
+        var f = format
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, element, &f,
+                                    UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+    }
+
+    static func format(_ unit: AudioUnit, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> AudioStreamBasicDescription {
+        var f = AudioStreamBasicDescription()
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        AudioUnitGetProperty(unit, kAudioUnitProperty_StreamFormat, scope, element, &f, &size)
+        return f
+    }
+
+    @discardableResult
+    static func setCallback(_ unit: AudioUnit, _ element: AudioUnitElement, _ proc: AURenderCallback?,
+                            _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+        var cb = AURenderCallbackStruct(inputProc: proc, inputProcRefCon: refCon)
+        return AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, element, &cb,
+                                    UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+    }
+
+    @discardableResult
+    static func setUInt32(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                          _ element: AudioUnitElement, _ value: UInt32) -> OSStatus {
+        var v = value
+        return AudioUnitSetProperty(unit, id, scope, element, &v, 4)
+    }
+
+    static func getUInt32(_ unit: AudioUnit, _ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                          _ element: AudioUnitElement) -> (OSStatus, UInt32) {
+        var v: UInt32 = 0
+        var size: UInt32 = 4
+        let status = AudioUnitGetProperty(unit, id, scope, element, &v, &size)
+        return (status, v)
+    }
+}
+
+/// A sine source for render callbacks: channel c of frame n is
+/// amplitude * sin(2π f n / sr + c π/3), written in whatever linear PCM layout the format says.
+final class SineSource {
+    let frequency: Double, amplitude: Double
+    var format: AudioStreamBasicDescription
+    var calls = 0
+    var lastTimeStamp = AudioTimeStamp()
+
+    init(frequency: Double, amplitude: Double, format: AudioStreamBasicDescription) {
+        self.frequency = frequency
+        self.amplitude = amplitude
+        self.format = format
+    }
+
+    /// The closed-form value, as a Double in [-1, 1].
+    func value(channel: Int, frame: Double) -> Double {
+        amplitude * sin(2 * Double.pi * frequency * frame / format.mSampleRate + Double(channel) * Double.pi / 3)
+    }
+
+    static func int16(_ x: Double) -> Int16 { Int16((x * 32767).rounded()) }
+
+    var refCon: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static let callback: AURenderCallback = { refCon, _, timeStamp, _, frames, ioData in
+        let source = Unmanaged<SineSource>.fromOpaque(refCon).takeUnretainedValue()
+        source.calls += 1
+        source.lastTimeStamp = timeStamp.pointee
+        source.write(frames: Int(frames), startFrame: timeStamp.pointee.mSampleTime, into: ioData!)
+        return noErr
+    }
+
+    func write(frames: Int, startFrame: Double, into ioData: UnsafeMutablePointer<AudioBufferList>) {
+        let abl = UnsafeMutableAudioBufferListPointer(ioData)
+        let channels = Int(format.mChannelsPerFrame)
+        let nonInterleaved = format.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0
+        let isFloat = format.mFormatFlags & kAudioFormatFlagIsFloat != 0
+        for c in 0..<channels {
+            let buffer = abl[nonInterleaved ? c : 0]
+            let stride = nonInterleaved ? 1 : channels
+            let offset = nonInterleaved ? 0 : c
+            for n in 0..<frames {
+                let x = value(channel: c, frame: startFrame + Double(n))
+                if isFloat {
+                    buffer.mData!.assumingMemoryBound(to: Float32.self)[n * stride + offset] = Float32(x)
+                } else {
+                    buffer.mData!.assumingMemoryBound(to: Int16.self)[n * stride + offset] = Self.int16(x)
+                }
+            }
+        }
+    }
+}
+
+/// A rendered stream, decoded per channel (Float32 samples as Double, Int16 as their integer value).
+struct RenderedAudio {
+    var channels: [[Double]]
+}
+
+extension TestSupport {
+    /// Renders `totalFrames` from `unit` bus 0 in slices of the given sizes (cycled), into caller-owned
+    /// buffers of `format`, with sample times advancing, and decodes the result.
+    static func render(_ unit: AudioUnit, format: AudioStreamBasicDescription, totalFrames: Int,
+                       slices: [Int], callerMemory: Bool = true) throws -> RenderedAudio {
+        let channels = Int(format.mChannelsPerFrame)
+        let nonInterleaved = format.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0
+        let isFloat = format.mFormatFlags & kAudioFormatFlagIsFloat != 0
+        let bufferCount = nonInterleaved ? channels : 1
+        let maxSlice = slices.max()!
+        let bytesPerBuffer = maxSlice * Int(format.mBytesPerFrame)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytesPerBuffer * bufferCount, alignment: 16)
+        defer { memory.deallocate() }
+        let abl = AudioBufferList.allocate(maximumBuffers: bufferCount)
+        defer { free(abl.unsafeMutablePointer) }
+
+        var out = RenderedAudio(channels: Array(repeating: [], count: channels))
+        var timeStamp = AudioTimeStamp()
+        timeStamp.mFlags = .sampleTimeValid
+        var done = 0, k = 0
+        while done < totalFrames {
+            let frames = min(slices[k % slices.count], totalFrames - done)
+            k += 1
+            for b in 0..<bufferCount {
+                abl[b] = AudioBuffer(mNumberChannels: nonInterleaved ? 1 : UInt32(channels),
+                                     mDataByteSize: UInt32(frames) * format.mBytesPerFrame,
+                                     mData: callerMemory ? memory + b * bytesPerBuffer : nil)
+            }
+            var flags = AudioUnitRenderActionFlags()
+            let status = AudioUnitRender(unit, &flags, &timeStamp, 0, UInt32(frames), abl.unsafeMutablePointer)
+            try #require(status == noErr, "AudioUnitRender returned \(status)")
+            for c in 0..<channels {
+                let buffer = abl[nonInterleaved ? c : 0]
+                let stride = nonInterleaved ? 1 : channels
+                let offset = nonInterleaved ? 0 : c
+                for n in 0..<frames {
+                    if isFloat {
+                        out.channels[c].append(Double(buffer.mData!.assumingMemoryBound(to: Float32.self)[n * stride + offset]))
+                    } else {
+                        out.channels[c].append(Double(buffer.mData!.assumingMemoryBound(to: Int16.self)[n * stride + offset]))
+                    }
+                }
+            }
+            timeStamp.mSampleTime += Double(frames)
+            done += frames
+        }
+        return out
+    }
+}
