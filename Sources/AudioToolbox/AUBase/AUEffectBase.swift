@@ -1,0 +1,81 @@
+import Synchronization
+
+/// Base of effect units (after AudioUnitSDK's AUEffectBase): one input and one output in the
+/// canonical Float32 non-interleaved format with equal channel counts, input pulled each render,
+/// `kAudioUnitProperty_BypassEffect` and `kAudioUnitProperty_InPlaceProcessing`. Subclasses
+/// implement `process`, reading parameters through `parameterValue`/`parameterCurve`.
+class AUEffectBase: AUBase, @unchecked Sendable {
+    private let bypass = Atomic<Bool>(false)
+    var inPlaceProcessing = true
+
+    init(component: AudioComponentEntry) {
+        super.init(component: component, inputs: 1, outputs: 1)
+    }
+
+    override func initializeUnit() -> OSStatus {
+        let channelsIn = inputs[0].format.mChannelsPerFrame, channelsOut = outputs[0].format.mChannelsPerFrame
+        let configs = supportedNumChannels
+        if configs.isEmpty {
+            return channelsIn == channelsOut && channelsOut > 0 ? noErr : kAudioUnitErr_FormatNotSupported
+        }
+        let matches = configs.contains { c in
+            let i = Int(c.inChannels), o = Int(c.outChannels)
+            if (i == -1 && o == -2) || (i == -2 && o == -1) { return true }
+            if i == -1 && o == -1 { return channelsIn == channelsOut }
+            if i < 0 && o < 0 { return false }
+            return (i == -1 || i == Int(channelsIn)) && (o == -1 || o == Int(channelsOut))
+        }
+        return matches ? noErr : kAudioUnitErr_FormatNotSupported
+    }
+
+    /// Processes `frames` frames from `input` to `output` (which may be the same buffers).
+    /// Render thread: no allocation, no locks.
+    func process(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
+                 frames: Int, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>) -> OSStatus {
+        noErr
+    }
+
+    override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+                            _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        let (status, input) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames)
+        guard status == noErr else { return status }
+        if bypass.load(ordering: .relaxed) {
+            copyBufferContents(from: input, to: output)
+            return noErr
+        }
+        return process(input: UnsafeMutableAudioBufferListPointer(input), output: UnsafeMutableAudioBufferListPointer(output),
+                       frames: Int(frames), flags: flags)
+    }
+
+    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
+                                    _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
+        guard id == kAudioUnitProperty_BypassEffect || id == kAudioUnitProperty_InPlaceProcessing else { return nil }
+        // Apple's effect base answers InvalidProperty (not InvalidScope) off the global scope.
+        return scope == kAudioUnitScope_Global ? (noErr, 4, true) : (kAudioUnitErr_InvalidProperty, 0, false)
+    }
+
+    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
+        switch id {
+        case kAudioUnitProperty_BypassEffect: out.storeBytes(of: UInt32(bypass.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
+        case kAudioUnitProperty_InPlaceProcessing: out.storeBytes(of: UInt32(inPlaceProcessing ? 1 : 0), as: UInt32.self)
+        default: return nil
+        }
+        return noErr
+    }
+
+    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
+        guard id == kAudioUnitProperty_BypassEffect || id == kAudioUnitProperty_InPlaceProcessing else { return nil }
+        guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidProperty }
+        guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
+        let on = data.loadUnaligned(as: UInt32.self) != 0
+        if id == kAudioUnitProperty_BypassEffect {
+            let was = bypass.exchange(on, ordering: .relaxed)
+            if was && !on && isInitialized { resetUnit(kAudioUnitScope_Global, 0) }
+        } else {
+            inPlaceProcessing = on
+        }
+        return noErr
+    }
+}
