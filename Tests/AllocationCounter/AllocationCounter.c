@@ -1,6 +1,7 @@
 #include "AllocationCounter.h"
 #include <stddef.h>
 #include <errno.h>
+#include <stdlib.h>
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -11,9 +12,17 @@ static __thread int counting;
 static __thread uint64_t count;
 static int override_seen;
 
+static int trap_mode = -1;  // OCA_ALLOC_TRAP=1: crash on a counted allocation, to get its backtrace
+
 static inline void note(void) {
     override_seen = 1;
-    if (counting) count++;
+    if (!counting) return;
+    count++;
+    if (trap_mode < 0) {
+        const char *v = getenv("OCA_ALLOC_TRAP");
+        trap_mode = v && v[0] == '1';
+    }
+    if (trap_mode) __builtin_trap();
 }
 
 void *malloc(size_t size) { note(); return __libc_malloc(size); }

@@ -67,8 +67,9 @@ extension AUBase {
     func applyScheduledParameters(frames: UInt32) {
         let n = eventQueue.drain(into: sliceEvents)
         globalElement.parameters.beginSlice(frames: Int(frames))
-        for e in inputs { e.parameters.beginSlice(frames: Int(frames)) }
-        for e in outputs { e.parameters.beginSlice(frames: Int(frames)) }
+        // Index loops: iterating an array with for-in allocates a coroutine frame in debug builds.
+        for i in 0..<inputs.count { inputs[i].parameters.beginSlice(frames: Int(frames)) }
+        for i in 0..<outputs.count { outputs[i].parameters.beginSlice(frames: Int(frames)) }
         for k in 0..<n {
             let e = sliceEvents[k]
             guard let (table, i) = parameterSlot(e.parameter, e.scope, e.element) else { continue }

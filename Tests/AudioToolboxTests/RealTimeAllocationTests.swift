@@ -1,0 +1,95 @@
+import AllocationCounter
+@testable import AudioToolbox
+import Testing
+
+/// The render path allocates nothing: counted by a malloc override in the test binary, per thread.
+@Suite struct RealTimeAllocationTests {
+    final class Phase { var value = 0.0 }
+
+    static let sine: AURenderCallback = { refCon, _, _, _, frames, ioData in
+        let phase = Unmanaged<Phase>.fromOpaque(refCon).takeUnretainedValue()
+        let abl = UnsafeMutableAudioBufferListPointer(ioData!)
+        for n in 0..<Int(frames) {
+            let x = Float32(sin(phase.value))
+            phase.value += 0.0626
+            for b in 0..<abl.count { abl[b].mData!.assumingMemoryBound(to: Float32.self)[n] = x }
+        }
+        return noErr
+    }
+
+    static let notify: AURenderCallback = { _, _, _, _, _, _ in noErr }
+
+    @Test func counterSeesAllocations() {
+        oca_alloc_counting_start()
+        let p = malloc(64)
+        let n = oca_alloc_counting_stop()
+        free(p)
+        #expect(oca_alloc_counter_is_active() == 1)
+        #expect(n >= 1)  // the counter itself works, so zero below means zero
+    }
+
+    func renderManySlices(_ unit: AudioUnit, slices: Int, frames: UInt32, callerMemory: Bool) -> UInt64 {
+        let abl = AudioBufferList.allocate(maximumBuffers: 2)
+        defer { free(abl.unsafeMutablePointer) }
+        let memory = UnsafeMutablePointer<Float32>.allocate(capacity: Int(frames) * 2)
+        defer { memory.deallocate() }
+        var ts = AudioTimeStamp()
+        ts.mFlags = .sampleTimeValid
+        var flags = AudioUnitRenderActionFlags()
+        var failures = 0
+        func renderOne() {
+            for b in 0..<2 {
+                abl[b] = AudioBuffer(mNumberChannels: 1, mDataByteSize: frames * 4,
+                                     mData: callerMemory ? UnsafeMutableRawPointer(memory + b * Int(frames)) : nil)
+            }
+            if AudioUnitRender(unit, &flags, &ts, 0, frames, abl.unsafeMutablePointer) != noErr { failures += 1 }
+            ts.mSampleTime += Double(frames)
+        }
+        renderOne()  // the first slice may touch lazily created runtime state
+        oca_alloc_counting_start()
+        for _ in 1..<slices { renderOne() }
+        let count = oca_alloc_counting_stop()
+        #expect(failures == 0)
+        return count
+    }
+
+    @Test(arguments: [true, false])
+    func genericOutputWithCallbackAllocatesNothing(callerMemory: Bool) throws {
+        let unit = try TestSupport.newUnit()
+        defer { AudioComponentInstanceDispose(unit) }
+        let phase = Phase()
+        TestSupport.setCallback(unit, 0, Self.sine, Unmanaged.passUnretained(phase).toOpaque())
+        AudioUnitAddRenderNotify(unit, Self.notify, nil)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        #expect(renderManySlices(unit, slices: 10_000, frames: 512, callerMemory: callerMemory) == 0)
+    }
+
+    @Test func connectionsAndScheduledRampsAllocateNothing() throws {
+        _ = TestGainUnit.registered
+        let gain = try TestSupport.newUnit(TestGainUnit.description)
+        let output = try TestSupport.newUnit()
+        defer { AudioComponentInstanceDispose(output); AudioComponentInstanceDispose(gain) }
+        let phase = Phase()
+        TestSupport.setCallback(gain, 0, Self.sine, Unmanaged.passUnretained(phase).toOpaque())
+        var connection = AudioUnitConnection(sourceAudioUnit: gain, sourceOutputNumber: 0, destInputNumber: 0)
+        AudioUnitSetProperty(output, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
+                             UInt32(MemoryLayout<AudioUnitConnection>.size))
+        #expect(AudioUnitInitialize(gain) == noErr)
+        #expect(AudioUnitInitialize(output) == noErr)
+        // Schedule a ramp before each slice from a pre-render notification on the output unit, as hosts do.
+        let scheduler: AURenderCallback = { refCon, flags, _, _, _, _ in
+            guard flags.pointee.contains(.unitRenderAction_PreRender) else { return noErr }
+            var e = AudioUnitParameterEvent()
+            e.scope = kAudioUnitScope_Global
+            e.parameter = TestGainUnit.gainID
+            e.eventType = .parameterEvent_Ramped
+            e.eventValues.ramp.startBufferOffset = 100
+            e.eventValues.ramp.durationInFrames = 1000
+            e.eventValues.ramp.startValue = 0
+            e.eventValues.ramp.endValue = 1
+            return AudioUnitScheduleParameters(OpaquePointer(refCon), &e, 1)
+        }
+        AudioUnitAddRenderNotify(output, scheduler, UnsafeMutableRawPointer(gain))
+        #expect(renderManySlices(output, slices: 10_000, frames: 256, callerMemory: true) == 0)
+    }
+}
