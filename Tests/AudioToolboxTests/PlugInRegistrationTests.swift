@@ -106,7 +106,7 @@ enum RampGeneratorPlugIn {
     }
 
     static func lookup(_ selector: Int16) -> AudioComponentMethod? {
-        switch selector {
+        switch Int(selector) {
         case kAudioUnitInitializeSelect: unsafeBitCast(initialize, to: AudioComponentMethod.self)
         case kAudioUnitUninitializeSelect: unsafeBitCast(uninitialize, to: AudioComponentMethod.self)
         case kAudioUnitGetPropertyInfoSelect: unsafeBitCast(getPropertyInfo, to: AudioComponentMethod.self)
@@ -118,7 +118,7 @@ enum RampGeneratorPlugIn {
     }
 
     /// Registers once per process.
-    nonisolated(unsafe) static let registered: AudioComponent? = {
+    nonisolated(unsafe) static let registered: AudioComponent = {
         var d = description
         return AudioComponentRegister(&d, "OCA Tests: Ramp Generator" as CFString, 0x0002_0001, factory)
     }()
@@ -126,7 +126,7 @@ enum RampGeneratorPlugIn {
 
 @Suite struct PlugInRegistrationTests {
     @Test func registeredUnitIsFoundByWildcardAndRenders() throws {
-        let registered = try #require(RampGeneratorPlugIn.registered)
+        let registered = RampGeneratorPlugIn.registered
         var wildcard = AudioComponentDescription(componentType: kAudioUnitType_Generator, componentSubType: 0,
                                                  componentManufacturer: 0, componentFlags: 0, componentFlagsMask: 0)
         var found: AudioComponent?

@@ -69,7 +69,7 @@ extension AUBase {
             }
         }
         if let quality = d[kAUPresetRenderQualityKey] as? NSNumber {
-            renderQuality = min(UInt32(truncatingIfNeeded: quality.int64Value), kRenderQuality_Max)
+            renderQuality = min(UInt32(truncatingIfNeeded: quality.int64Value), UInt32(kRenderQuality_Max))
         }
         if let names = d[kAUPresetElementNameKey] as? NSDictionary {
             for case let (scopeKey as String, elementNames as NSDictionary) in names {

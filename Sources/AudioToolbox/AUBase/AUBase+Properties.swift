@@ -307,7 +307,7 @@ extension AUBase {
         case kAudioUnitProperty_RenderQuality:
             guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
             guard size == 4 else { return kAudioUnitErr_InvalidPropertyValue }
-            renderQuality = min(data.loadUnaligned(as: UInt32.self), kRenderQuality_Max)
+            renderQuality = min(data.loadUnaligned(as: UInt32.self), UInt32(kRenderQuality_Max))
             propertyChanged(id, scope, element)
             return noErr
 

@@ -16,7 +16,7 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     private let initializedFlag = Atomic<Bool>(false)
     var isInitialized: Bool { initializedFlag.load(ordering: .acquiring) }
     var maxFramesPerSlice = AUBase.defaultMaxFramesPerSlice
-    var renderQuality: UInt32 = kRenderQuality_High
+    var renderQuality = UInt32(kRenderQuality_High)
     var cpuLoad: Double = 0
     var currentPreset = (number: Int32(-1), name: "Untitled")
 

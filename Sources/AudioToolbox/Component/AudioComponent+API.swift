@@ -69,8 +69,7 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
 /// Disposes of an instance: uninitializes it and frees everything it owns. Never call from the
 /// render thread, nor while another thread renders the unit.
 @discardableResult
-public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance?) -> OSStatus {
-    guard let inInstance else { return kAudio_ParamError }
+public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance) -> OSStatus {
     let raw = UnsafeMutableRawPointer(inInstance)
     guard AudioComponentRegistry.shared.removeInstance(raw) else { return badComponentInstance }
     let object = Unmanaged<AudioUnitObject>.fromOpaque(raw).takeRetainedValue()
@@ -94,7 +93,7 @@ public func AudioComponentInstanceCanDo(_ inInstance: AudioComponentInstance, _ 
 @discardableResult
 public func AudioComponentRegister(_ inDesc: UnsafePointer<AudioComponentDescription>, _ inName: CFString,
                                    _ inVersion: UInt32,
-                                   _ inFactory: AudioComponentFactoryFunction) -> AudioComponent? {
+                                   _ inFactory: AudioComponentFactoryFunction) -> AudioComponent {
     let entry = AudioComponentEntry(description: inDesc.pointee, name: inName as String, version: inVersion,
                                     maker: .plugIn(inFactory))
     AudioComponentRegistry.shared.register(entry)

@@ -11,8 +11,8 @@ final class PlugInAudioUnit: AudioUnitObject, @unchecked Sendable {
         super.init(component: component)
     }
 
-    private func method<T>(_ selector: Int16, as: T.Type) -> T? {
-        guard let m = interface.pointee.Lookup(selector) else { return nil }
+    private func method<T>(_ selector: Int, as: T.Type) -> T? {
+        guard let m = interface.pointee.Lookup(Int16(selector)) else { return nil }
         return unsafeBitCast(m, to: T.self)
     }
 

@@ -88,7 +88,8 @@ CF_ENUM(uint32_t) {
     kAudioUnitSubType_AUFilter              = OCA_4CC('f','i','l','t'),
     kAudioUnitSubType_NetSend               = OCA_4CC('n','s','n','d'),
     kAudioUnitSubType_RogerBeep             = OCA_4CC('r','o','g','r'),
-    kAudioUnitSubType_SoundIsolation        = OCA_4CC('v','o','i','s')
+    kAudioUnitSubType_AUSoundIsolation      = OCA_4CC('v','o','i','s'),
+    kAudioUnitSubType_AUAudioMix            = OCA_4CC('a','m','i','x')
 };
 
 CF_ENUM(uint32_t) {
@@ -215,8 +216,8 @@ typedef void (*AUInputSamplesInOutputCallback)(void *inRefCon,
                                                double inInputSample,
                                                double inNumberInputSamples);
 
-// Selectors of the v2 plug-in interface.
-CF_ENUM(int16_t) {
+// Selectors of the v2 plug-in interface (an untyped enum: Swift sees them as Int, as Apple's are).
+enum {
     kAudioUnitRange                                 = 0x0000,
     kAudioUnitInitializeSelect                      = 0x0001,
     kAudioUnitUninitializeSelect                    = 0x0002,

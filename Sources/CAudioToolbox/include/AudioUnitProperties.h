@@ -77,6 +77,61 @@ CF_ENUM(AudioUnitPropertyID) {
     kAudioUnitProperty_AUHostIdentifier             = 46
 };
 
+
+// Properties of specific units and legacy names (values from Apple's headers).
+CF_ENUM(AudioUnitPropertyID) {
+    kAudioUnitProperty_BusCount                         = kAudioUnitProperty_ElementCount,
+    kAudioUnitProperty_SRCAlgorithm                     = 9,
+    kAudioUnitProperty_MIDIControlMapping               = 17,
+    kAudioUnitProperty_CurrentPreset                    = 28,
+    kAudioUnitProperty_ParameterValueName               = kAudioUnitProperty_ParameterStringFromValue,
+    kAudioUnitProperty_AllParameterMIDIMappings         = 41,
+    kAudioUnitProperty_AddParameterMIDIMapping          = 42,
+    kAudioUnitProperty_RemoveParameterMIDIMapping       = 43,
+    kAudioUnitProperty_HotMapParameterMIDIMapping       = 44,
+    kAudioUnitProperty_RemoteControlEventListener       = 100,
+    kAudioUnitProperty_IsInterAppConnected              = 101,
+    kAudioUnitProperty_PeerURL                          = 102,
+    kAudioUnitProperty_ReverbRoomType                   = 10,
+    kAudioUnitProperty_UsesInternalReverb               = 1005,
+    kAudioUnitProperty_SpatializationAlgorithm          = 3000,
+    kAudioUnitProperty_SpeakerConfiguration             = 3001,
+    kAudioUnitProperty_DopplerShift                     = 3002,
+    kAudioUnitProperty_SpatialMixerRenderingFlags       = 3003,
+    kAudioUnitProperty_3DMixerRenderingFlags            = 3003,
+    kAudioUnitProperty_3DMixerDistanceAtten             = 3004,
+    kAudioUnitProperty_SpatialMixerSourceMode           = 3005,
+    kAudioUnitProperty_MatrixLevels                     = 3006,
+    kAudioUnitProperty_MeteringMode                     = 3007,
+    kAudioUnitProperty_PannerMode                       = 3008,
+    kAudioUnitProperty_MatrixDimensions                 = 3009,
+    kAudioUnitProperty_SpatialMixerDistanceParams       = 3010,
+    kAudioUnitProperty_3DMixerDistanceParams            = 3010,
+    kAudioUnitProperty_MeterClipping                    = 3011,
+    kAudioUnitProperty_ReverbPreset                     = 3012,
+    kAudioUnitProperty_SpatialMixerAttenuationCurve     = 3013,
+    kAudioUnitProperty_3DMixerAttenuationCurve          = 3013,
+    kAudioUnitProperty_SampleRateConverterComplexity    = 3014,
+    kAudioUnitProperty_InputAnchorTimeStamp             = 3016,
+    kAudioUnitProperty_SpatialMixerOutputType           = 3100,
+    kAudioUnitProperty_SpatialMixerPointSourceInHeadMode = 3103,
+    kAudioUnitProperty_SpatialMixerEnableHeadTracking   = 3111,
+    kAudioUnitProperty_SpatialMixerPersonalizedHRTFMode = 3113,
+    kAudioUnitProperty_SpatialMixerAnyInputIsUsingPersonalizedHRTF = 3116,
+    kAudioUnitProperty_ScheduleAudioSlice               = 3300,
+    kAudioUnitProperty_ScheduleStartTimeStamp           = 3301,
+    kAudioUnitProperty_CurrentPlayTime                  = 3302,
+    kAudioUnitProperty_ScheduledFileIDs                 = 3310,
+    kAudioUnitProperty_ScheduledFileRegion              = 3311,
+    kAudioUnitProperty_ScheduledFilePrime               = 3312,
+    kAudioUnitProperty_ScheduledFileBufferSizeFrames    = 3313,
+    kAudioUnitProperty_ScheduledFileNumberBuffers       = 3314,
+    kAudioUnitProperty_DeferredRendererPullSize         = 3320,
+    kAudioUnitProperty_DeferredRendererExtraLatency     = 3321,
+    kAudioUnitProperty_DeferredRendererWaitFrames       = 3322,
+    kAudioUnitProperty_DistanceAttenuationData          = 3600
+};
+
 // Output units (AudioOutputUnit.h / AudioUnitProperties.h).
 CF_ENUM(AudioUnitPropertyID) {
     kAudioOutputUnitProperty_CurrentDevice          = 2000,
@@ -95,7 +150,7 @@ CF_ENUM(AudioUnitPropertyID) {
     kAudioOutputUnitProperty_OSWorkgroup            = 2015
 };
 
-CF_ENUM(int16_t) {
+enum {
     kAudioOutputUnitRange       = 0x0200,
     kAudioOutputUnitStartSelect = 0x0201,
     kAudioOutputUnitStopSelect  = 0x0202
@@ -104,7 +159,7 @@ CF_ENUM(int16_t) {
 typedef OSStatus (*AudioOutputUnitStartProc)(void *self);
 typedef OSStatus (*AudioOutputUnitStopProc)(void *self);
 
-CF_ENUM(uint32_t) {
+enum {
     kAudioUnitClumpID_System = 0
 };
 
@@ -189,7 +244,7 @@ typedef enum OCA_OPTIONS_ATTR AudioUnitParameterOptions : uint32_t {
     kAudioUnitParameterFlag_IsWritable          = (1UL << 31)
 } AudioUnitParameterOptions;
 
-CF_ENUM(uint32_t) {
+enum {
     kRenderQuality_Max      = 0x7F,
     kRenderQuality_High     = 0x60,
     kRenderQuality_Medium   = 0x40,

@@ -16,6 +16,7 @@ typedef FourCharCode OSType;
 
 // Errors shared by all of Core Audio.
 CF_ENUM(OSStatus) {
+    kAudio_NoError                = 0,
     kAudio_UnimplementedError     = -4,
     kAudio_FileNotFoundError      = -43,
     kAudio_FilePermissionError    = -54,
@@ -160,9 +161,8 @@ CF_ENUM(AudioFormatFlags) {
     kAudioFormatFlagsNativeFloatPacked  = kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked
 };
 
-CF_ENUM(uint32_t) {
-    kAudioUnitSampleFractionBits = 24
-};
+// iOS's 8.24 fixed-point fraction (a macro there: Swift sees Int32).
+#define kAudioUnitSampleFractionBits 24
 
 // MARK: AudioStreamPacketDescription
 

@@ -78,7 +78,8 @@ final class GenericOutput: AUBase, @unchecked Sendable {
     }
 
     override func canDo(_ selector: Int16) -> Bool {
-        selector == kAudioOutputUnitStartSelect || selector == kAudioOutputUnitStopSelect || selector <= kAudioUnitProcessMultipleSelect
+        let s = Int(selector)
+        return s == kAudioOutputUnitStartSelect || s == kAudioOutputUnitStopSelect || (s > 0 && s <= kAudioUnitComplexRenderSelect)
     }
 }
 
