@@ -1,0 +1,47 @@
+import AudioDSP
+import Foundation
+import Testing
+
+@Suite struct AudioDSPTests {
+    func sine(_ f: Double, _ sr: Double, _ n: Int, _ a: Double) -> [Float] {
+        (0..<n).map { Float(a * sin(2 * Double.pi * f * Double($0) / sr)) }
+    }
+
+    @Test func peakAndRMSOfASine() {
+        let x = sine(1000, 48000, 48000, 0.5)
+        x.withUnsafeBufferPointer { p in
+            #expect(abs(SignalMeasurement.peak(p) - 0.5) < 1e-6)
+            // RMS of a sine over whole periods is a/√2.
+            #expect(abs(SignalMeasurement.rms(p) - 0.5 / 2.0.squareRoot()) < 1e-6)
+        }
+    }
+
+    @Test func frequencyFromZeroCrossings() {
+        for f in [50.0, 440, 997, 5000] {
+            let x = sine(f, 44100, 44100, 0.9)
+            let measured = x.withUnsafeBufferPointer { SignalMeasurement.zeroCrossingFrequency($0, sampleRate: 44100) }
+            #expect(abs(measured! - f) < f * 1e-4, "\(f) Hz measured \(measured!)")
+        }
+        let silence = [Float](repeating: 0, count: 100)
+        #expect(silence.withUnsafeBufferPointer { SignalMeasurement.zeroCrossingFrequency($0, sampleRate: 44100) } == nil)
+        let empty: [Float] = []
+        #expect(empty.withUnsafeBufferPointer { SignalMeasurement.rms($0) } == 0)
+    }
+
+    @Test func int16RoundTripIsExact() {
+        let all = (Int(Int16.min)...Int(Int16.max)).map { Int16($0) }
+        var floats = [Float](repeating: 0, count: all.count)
+        var back = [Int16](repeating: 0, count: all.count)
+        SampleConversion.int16ToFloat(all, &floats, count: all.count)
+        SampleConversion.floatToInt16(floats, &back, count: all.count)
+        #expect(back == all)
+        #expect(floats.first == -1 && floats.last == Float(32767) / 32768)
+    }
+
+    @Test func floatToInt16RoundsAndClips() {
+        let input: [Float] = [1.5, -1.5, 1.0, -1.0, 0.5 / 32768, 1.5 / 32768, -0.5 / 32768, .infinity]
+        var out = [Int16](repeating: 7, count: input.count)
+        SampleConversion.floatToInt16(input, &out, count: input.count)
+        #expect(out == [32767, -32768, 32767, -32768, 0, 2, 0, 32767])
+    }
+}
