@@ -205,4 +205,39 @@ final class TestGainUnit: AUEffectBase, @unchecked Sendable {
         TestSupport.setUInt32(unit, kAudioUnitProperty_BypassEffect, kAudioUnitScope_Global, 0, 0)
         #expect(try renderSlice(unit, frames: 16, at: 16).allSatisfy { $0 == 3 })
     }
+
+    @Test func processWorksInPlaceWithoutPullingInput() throws {
+        let unit = try makeGain()
+        defer { AudioComponentInstanceDispose(unit) }
+        AudioUnitSetParameter(unit, TestGainUnit.gainID, kAudioUnitScope_Global, 0, 0.5, 0)
+        #expect(AudioComponentInstanceCanDo(unit, Int16(kAudioUnitProcessSelect)))
+        var left = [Float32](repeating: 2, count: 32), right = [Float32](repeating: -4, count: 32)
+        let abl = AudioBufferList.allocate(maximumBuffers: 2)
+        defer { free(abl.unsafeMutablePointer) }
+        var ts = AudioTimeStamp()
+        left.withUnsafeMutableBufferPointer { l in
+            right.withUnsafeMutableBufferPointer { r in
+                abl[0] = AudioBuffer(l, numberOfChannels: 1)
+                abl[1] = AudioBuffer(r, numberOfChannels: 1)
+                #expect(AudioUnitProcess(unit, nil, &ts, 32, abl.unsafeMutablePointer) == noErr)
+                #expect(AudioUnitProcess(unit, nil, &ts, 2000, abl.unsafeMutablePointer) == kAudioUnitErr_TooManyFramesToProcess)
+            }
+        }
+        #expect(left.allSatisfy { $0 == 1 } && right.allSatisfy { $0 == -2 })
+        let output = try TestSupport.newUnit()
+        defer { AudioComponentInstanceDispose(output) }
+        #expect(AudioUnitProcess(output, nil, &ts, 32, abl.unsafeMutablePointer) == kAudio_UnimplementedError)
+    }
+
+    @Test func globalScopeRenderCallbackFeedsInputZero() throws {
+        // The book sets kAudioUnitProperty_SetRenderCallback on the global scope.
+        _ = TestGainUnit.registered
+        let unit = try TestSupport.newUnit(TestGainUnit.description)
+        defer { AudioComponentInstanceDispose(unit) }
+        var cb = AURenderCallbackStruct(inputProc: Self.ones, inputProcRefCon: nil)
+        #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Global, 0, &cb,
+                                     UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        #expect(try renderSlice(unit, frames: 8, at: 0).allSatisfy { $0 == 1 })
+    }
 }

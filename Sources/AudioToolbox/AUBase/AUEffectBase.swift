@@ -47,6 +47,32 @@ class AUEffectBase: AUBase, @unchecked Sendable {
                        frames: Int(frames), flags: flags)
     }
 
+    /// AudioUnitProcess: the same checks as a render (unless DoNotCheckRenderArgs), no notifications,
+    /// scheduled parameters applied, `ioData` processed in place.
+    override func process(_ flagsPointer: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+                          _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        var localFlags: AudioUnitRenderActionFlags = []
+        let checks = !(flagsPointer?.pointee.contains(.unitRenderAction_DoNotCheckRenderArgs) ?? false)
+        if checks {
+            guard isInitialized else { return kAudioUnitErr_Uninitialized }
+            guard frames <= maxFramesPerSlice else { return kAudioUnitErr_TooManyFramesToProcess }
+            let abl = UnsafeMutableAudioBufferListPointer(ioData)
+            guard abl.count == inputs[0].bufferCount else { return kAudio_ParamError }
+            let needed = frames * inputs[0].format.mBytesPerFrame
+            for i in 0..<abl.count where abl[i].mData == nil || abl[i].mDataByteSize < needed { return kAudio_ParamError }
+        }
+        applyScheduledParameters(frames: frames)
+        let list = UnsafeMutableAudioBufferListPointer(ioData)
+        if bypass.load(ordering: .relaxed) { return noErr }
+        if let flagsPointer { return process(input: list, output: list, frames: Int(frames), flags: flagsPointer) }
+        return process(input: list, output: list, frames: Int(frames), flags: &localFlags)
+    }
+
+    override func canDo(_ selector: Int16) -> Bool {
+        let s = Int(selector)
+        return (s > 0 && s <= kAudioUnitComplexRenderSelect) || s == kAudioUnitProcessSelect
+    }
+
     override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
                                     _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
         guard id == kAudioUnitProperty_BypassEffect || id == kAudioUnitProperty_InPlaceProcessing else { return nil }

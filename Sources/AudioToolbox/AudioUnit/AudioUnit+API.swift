@@ -153,6 +153,27 @@ public func AudioUnitRender(_ inUnit: AudioUnit, _ ioActionFlags: UnsafeMutableP
     }
 }
 
+/// Processes `ioData` in place without pulling the unit's inputs (effects that support it). Safe on
+/// the render thread.
+@discardableResult
+public func AudioUnitProcess(_ inUnit: AudioUnit, _ ioActionFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+                             _ inTimeStamp: UnsafePointer<AudioTimeStamp>, _ inNumberFrames: UInt32,
+                             _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    AudioUnitObject.withUnchecked(inUnit) { $0.process(ioActionFlags, inTimeStamp, inNumberFrames, ioData) }
+}
+
+/// Multiple-bus processing without pulling inputs. No built-in unit supports it yet:
+/// returns `kAudio_UnimplementedError`.
+@discardableResult
+public func AudioUnitProcessMultiple(_ inUnit: AudioUnit, _ ioActionFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
+                                     _ inTimeStamp: UnsafePointer<AudioTimeStamp>, _ inNumberFrames: UInt32,
+                                     _ inNumberInputBufferLists: UInt32,
+                                     _ inInputBufferLists: UnsafeMutablePointer<UnsafePointer<AudioBufferList>>,
+                                     _ inNumberOutputBufferLists: UInt32,
+                                     _ ioOutputBufferLists: UnsafeMutablePointer<UnsafeMutablePointer<AudioBufferList>>) -> OSStatus {
+    kAudio_UnimplementedError
+}
+
 /// Starts an output unit (for GenericOutput: marks it running; the host then pulls with AudioUnitRender).
 @discardableResult
 public func AudioOutputUnitStart(_ ci: AudioUnit) -> OSStatus {

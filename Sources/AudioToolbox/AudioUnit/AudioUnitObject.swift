@@ -63,6 +63,12 @@ class AudioUnitObject: @unchecked Sendable {
         kAudio_UnimplementedError
     }
 
+    /// In-place processing without pulling inputs (AudioUnitProcess). Render-thread safe.
+    func process(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+                 _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        kAudio_UnimplementedError
+    }
+
     func start() -> OSStatus { kAudio_UnimplementedError }
     func stop() -> OSStatus { kAudio_UnimplementedError }
     func canDo(_ selector: Int16) -> Bool { false }
