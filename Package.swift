@@ -33,6 +33,6 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "CoreAudioTypesTests", dependencies: ["CoreAudioTypes"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP"]),
-        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter"]),
+        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport"]),
     ]
 )

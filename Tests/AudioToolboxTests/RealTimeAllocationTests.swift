@@ -1,4 +1,5 @@
 import AllocationCounter
+import COCASupport
 @testable import AudioToolbox
 import Testing
 
@@ -47,7 +48,10 @@ import Testing
         }
         renderOne()  // the first slice may touch lazily created runtime state
         oca_alloc_counting_start()
+        // Under RealtimeSanitizer (scripts/rtsan-test.sh) any lock, allocation or blocking call in here aborts.
+        oca_realtime_enter()
         for _ in 1..<slices { renderOne() }
+        oca_realtime_exit()
         let count = oca_alloc_counting_stop()
         #expect(failures == 0)
         return count

@@ -52,19 +52,22 @@ final class AUBufferList {
 
     /// Points the list at the element's own memory, sized for `frames`.
     @inline(__always)
+    @_noLocks @_noAllocation
     func prepare(frames: UInt32) -> UnsafeMutablePointer<AudioBufferList> {
         let abl = UnsafeMutableAudioBufferListPointer(list)
         abl.count = bufferCount
         let size = frames * bytesPerFrame
         for i in 0..<bufferCount {
-            abl[i] = AudioBuffer(mNumberChannels: channelsPerBuffer, mDataByteSize: size,
-                                 mData: memory.map { $0 + i * bytesPerBuffer })
+            var data: UnsafeMutableRawPointer? = nil
+            if let memory { data = memory + i * bytesPerBuffer }
+            abl[i] = AudioBuffer(mNumberChannels: channelsPerBuffer, mDataByteSize: size, mData: data)
         }
         return list
     }
 
     /// A list with nil `mData`, for an upstream unit to fill with its own pointers.
     @inline(__always)
+    @_noLocks @_noAllocation
     func prepareNull(frames: UInt32) -> UnsafeMutablePointer<AudioBufferList> {
         let abl = UnsafeMutableAudioBufferListPointer(list)
         abl.count = bufferCount

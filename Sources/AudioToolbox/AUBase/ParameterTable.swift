@@ -6,6 +6,9 @@ import COCASupport
 /// kernel can apply a ramp exactly on the frames it was scheduled for.
 final class ParameterTable {
     private(set) var ids: [AudioUnitParameterID] = []
+    /// A copy of `ids` in raw memory, for the render thread (array access retains its buffer).
+    private var idStorage: UnsafeMutablePointer<AudioUnitParameterID>
+    private(set) var count = 0
     private(set) var infos: [AudioUnitParameterInfo] = []
     private var values: UnsafeMutablePointer<UInt32>
     private var capacity: Int
@@ -20,6 +23,7 @@ final class ParameterTable {
 
     init() {
         capacity = 4
+        idStorage = .allocate(capacity: capacity)
         values = .allocate(capacity: capacity)
         ramps = .allocate(capacity: capacity)
         ramps.initialize(repeating: Ramp(), count: capacity)
@@ -28,13 +32,12 @@ final class ParameterTable {
     }
 
     deinit {
+        idStorage.deallocate()
         values.deallocate()
         ramps.deallocate()
         curveActive.deallocate()
         curves?.deallocate()
     }
-
-    var count: Int { ids.count }
 
     /// Adds (or redefines) a parameter. Only while the unit is uninitialized.
     func define(_ id: AudioUnitParameterID, _ info: AudioUnitParameterInfo, value: AudioUnitParameterValue) {
@@ -51,10 +54,16 @@ final class ParameterTable {
         ids.insert(id, at: position)
         infos.insert(info, at: position)
         values[position] = value.bitPattern
+        for (k, v) in ids.enumerated() { idStorage[k] = v }
+        count = ids.count
     }
 
     private func grow() {
         let newCapacity = capacity * 2
+        let newIDs = UnsafeMutablePointer<AudioUnitParameterID>.allocate(capacity: newCapacity)
+        newIDs.update(from: idStorage, count: capacity)
+        idStorage.deallocate()
+        idStorage = newIDs
         let newValues = UnsafeMutablePointer<UInt32>.allocate(capacity: newCapacity)
         newValues.update(from: values, count: capacity)
         values.deallocate()
@@ -70,23 +79,25 @@ final class ParameterTable {
 
     /// Binary search; safe on the render thread.
     @inline(__always)
+    @_noLocks @_noAllocation
     func index(of id: AudioUnitParameterID) -> Int? {
-        ids.withUnsafeBufferPointer { b in
-            var lo = 0, hi = b.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if b[mid] < id { lo = mid + 1 } else { hi = mid }
-            }
-            return lo < b.count && b[lo] == id ? lo : nil
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if idStorage[mid] < id { lo = mid + 1 } else { hi = mid }
         }
+        if lo < count, idStorage[lo] == id { return lo }
+        return nil
     }
 
     @inline(__always)
+    @_noLocks @_noAllocation
     func value(at i: Int) -> AudioUnitParameterValue {
         Float(bitPattern: oca_atomic_load_u32(values + i))
     }
 
     @inline(__always)
+    @_noLocks @_noAllocation
     func setValue(at i: Int, _ v: AudioUnitParameterValue) {
         oca_atomic_store_u32(values + i, v.bitPattern)
     }
@@ -97,7 +108,7 @@ final class ParameterTable {
     func allocateCurves(maxFrames: Int) {
         curves?.deallocate()
         curveFrames = maxFrames
-        curves = ids.isEmpty ? nil : .allocate(capacity: maxFrames * ids.count)
+        curves = count == 0 ? nil : .allocate(capacity: maxFrames * count)
         for i in 0..<capacity { ramps[i] = Ramp(); curveActive[i] = false }
     }
 
@@ -108,8 +119,9 @@ final class ParameterTable {
 
     /// Starts a slice: parameters with a ramp carried over get their curve; others are constant.
     @inline(__always)
+    @_noLocks @_noAllocation
     func beginSlice(frames: Int) {
-        for i in 0..<ids.count {
+        for i in 0..<count {
             curveActive[i] = false
             if ramps[i].active { activateCurve(i, frames: frames) }
         }
@@ -117,6 +129,7 @@ final class ParameterTable {
 
     /// The automation curve of parameter `i` for the current slice, or nil if it is constant.
     @inline(__always)
+    @_noLocks @_noAllocation
     func curve(at i: Int) -> UnsafePointer<Float>? {
         guard curveActive[i], let curves else { return nil }
         return UnsafePointer(curves + i * curveFrames)
@@ -138,7 +151,7 @@ final class ParameterTable {
             if position < 0 {
                 c[f] = before
             } else if position < Int(r.duration) {
-                c[f] = Self.rampValue(r.start, r.end, position, r.duration)
+                c[f] = parameterRampValue(r.start, r.end, position, r.duration)
             } else {
                 c[f] = r.end
             }
@@ -148,12 +161,8 @@ final class ParameterTable {
         setValue(at: i, c[frames - 1])
     }
 
-    @inline(__always)
-    static func rampValue(_ start: Float, _ end: Float, _ position: Int, _ duration: UInt32) -> Float {
-        Float(Double(start) + (Double(end) - Double(start)) * Double(position) / Double(duration))
-    }
-
     /// Applies one scheduled event to the current slice of `frames` frames.
+    @_noLocks @_noAllocation
     func apply(_ e: AudioUnitParameterEvent, at i: Int, frames: Int) {
         guard frames > 0 else { return }
         activateCurve(i, frames: frames)
@@ -172,7 +181,7 @@ final class ParameterTable {
         let end = start + Int(duration)
         var f = max(start, 0)
         while f < min(end, frames) {
-            c[f] = Self.rampValue(r.startValue, r.endValue, f - start, duration)
+            c[f] = parameterRampValue(r.startValue, r.endValue, f - start, duration)
             f += 1
         }
         while f < frames { c[f] = r.endValue; f += 1 }
@@ -184,4 +193,10 @@ final class ParameterTable {
         }
         setValue(at: i, c[frames - 1])
     }
+}
+
+/// The value of a linear ramp from `start` to `end` over `duration` frames, at frame `position`.
+@_noLocks @_noAllocation @inline(__always)
+func parameterRampValue(_ start: Float, _ end: Float, _ position: Int, _ duration: UInt32) -> Float {
+    Float(Double(start) + (Double(end) - Double(start)) * Double(position) / Double(duration))
 }

@@ -21,6 +21,11 @@ static inline OCA_NOLOCKS void oca_atomic_store_u64(uint64_t *p, uint64_t v) {
     __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
+/// memmove for the render path (glibc's is not annotated for the real-time checker).
+static inline OCA_NOLOCKS void oca_memmove(void *dst, const void *src, unsigned long n) {
+    __builtin_memmove(dst, src, n);
+}
+
 /// Monotonic clock in nanoseconds (vDSO, no system call on Linux x86_64/arm64).
 OCA_NOLOCKS uint64_t oca_monotonic_nanoseconds(void);
 

@@ -25,10 +25,11 @@ public struct UnsafeMutableAudioBufferListPointer {
     }
 
     @inlinable var _audioBuffersPointer: UnsafeMutablePointer<AudioBuffer> {
-        // mBuffers follows mNumberBuffers, aligned for AudioBuffer.
-        let raw = UnsafeMutableRawPointer(unsafeMutablePointer)
-            + MemoryLayout<AudioBufferList>.offset(of: \AudioBufferList.mBuffers)!
-        return raw.assumingMemoryBound(to: AudioBuffer.self)
+        // mBuffers follows mNumberBuffers, aligned for AudioBuffer (no key path: this runs on
+        // the render thread, where key paths may allocate).
+        let alignment = MemoryLayout<AudioBuffer>.alignment
+        let offset = (MemoryLayout<UInt32>.size + alignment - 1) / alignment * alignment
+        return (UnsafeMutableRawPointer(unsafeMutablePointer) + offset).assumingMemoryBound(to: AudioBuffer.self)
     }
 }
 

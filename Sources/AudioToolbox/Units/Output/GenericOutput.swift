@@ -1,3 +1,4 @@
+import COCASupport
 import Synchronization
 
 /// GenericOutput (`'auou' 'genr' 'appl'`, Apple's AUGenericOutput): an output unit that renders
@@ -85,11 +86,12 @@ final class GenericOutput: AUBase, @unchecked Sendable {
 
 /// Copies sample data between lists of the same layout (render thread safe).
 @inline(__always)
+@_noLocks @_noAllocation
 func copyBufferContents(from source: UnsafeMutablePointer<AudioBufferList>, to destination: UnsafeMutablePointer<AudioBufferList>) {
     let src = UnsafeMutableAudioBufferListPointer(source)
     let dst = UnsafeMutableAudioBufferListPointer(destination)
     for i in 0..<min(src.count, dst.count) {
         guard let s = src[i].mData, let d = dst[i].mData, s != d else { continue }
-        memmove(d, s, Int(min(src[i].mDataByteSize, dst[i].mDataByteSize)))
+        oca_memmove(d, s, UInt(min(src[i].mDataByteSize, dst[i].mDataByteSize)))
     }
 }
