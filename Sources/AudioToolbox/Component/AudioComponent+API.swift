@@ -79,11 +79,13 @@ public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance) 
 }
 
 /// The component an instance was made from.
+@discardableResult
 public func AudioComponentInstanceGetComponent(_ inInstance: AudioComponentInstance) -> AudioComponent {
     AudioUnitObject.withUnchecked(inInstance) { $0.component.handle }
 }
 
 /// Whether the instance implements the given selector (`kAudioOutputUnitStartSelect`, ...).
+@discardableResult
 public func AudioComponentInstanceCanDo(_ inInstance: AudioComponentInstance, _ inSelectorID: Int16) -> Bool {
     AudioUnitObject.live(inInstance)?.canDo(inSelectorID) ?? false
 }

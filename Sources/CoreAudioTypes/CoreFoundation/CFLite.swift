@@ -34,6 +34,7 @@ public enum CFURLPathStyle: CFIndex, Sendable {
 }
 
 /// Creates a file URL from a path, as `CFURLCreateWithFileSystemPath` does.
+@discardableResult
 public func CFURLCreateWithFileSystemPath(
     _ allocator: CFAllocator!, _ filePath: CFString!, _ pathStyle: CFURLPathStyle, _ isDirectory: Bool
 ) -> CFURL! {
@@ -42,15 +43,18 @@ public func CFURLCreateWithFileSystemPath(
 }
 
 /// Seconds since 2001-01-01 00:00:00 UTC.
+@discardableResult
 public func CFAbsoluteTimeGetCurrent() -> CFAbsoluteTime {
     Date().timeIntervalSinceReferenceDate
 }
 
+@discardableResult
 public func CFArrayGetCount(_ theArray: CFArray!) -> CFIndex { theArray?.count ?? 0 }
 
 /// The element at `idx`. Arrays of raw pointers (such as the AUPreset list of
 /// `kAudioUnitProperty_FactoryPresets`) hold `_CFRawPointerBox` elements, returned as their pointer;
 /// object elements are returned unretained, as CoreFoundation does.
+@discardableResult
 public func CFArrayGetValueAtIndex(_ theArray: CFArray!, _ idx: CFIndex) -> UnsafeRawPointer! {
     let element = theArray.object(at: idx) as AnyObject
     if let box = element as? _CFRawPointerBox { return box.pointer }
@@ -63,18 +67,18 @@ open class _CFRawPointerBox: NSObject, @unchecked Sendable {
     public init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
 }
 
-@inlinable public func CFSwapInt16(_ arg: UInt16) -> UInt16 { arg.byteSwapped }
-@inlinable public func CFSwapInt32(_ arg: UInt32) -> UInt32 { arg.byteSwapped }
-@inlinable public func CFSwapInt64(_ arg: UInt64) -> UInt64 { arg.byteSwapped }
-@inlinable public func CFSwapInt16BigToHost(_ arg: UInt16) -> UInt16 { UInt16(bigEndian: arg) }
-@inlinable public func CFSwapInt32BigToHost(_ arg: UInt32) -> UInt32 { UInt32(bigEndian: arg) }
-@inlinable public func CFSwapInt64BigToHost(_ arg: UInt64) -> UInt64 { UInt64(bigEndian: arg) }
-@inlinable public func CFSwapInt16HostToBig(_ arg: UInt16) -> UInt16 { arg.bigEndian }
-@inlinable public func CFSwapInt32HostToBig(_ arg: UInt32) -> UInt32 { arg.bigEndian }
-@inlinable public func CFSwapInt64HostToBig(_ arg: UInt64) -> UInt64 { arg.bigEndian }
-@inlinable public func CFSwapInt16LittleToHost(_ arg: UInt16) -> UInt16 { UInt16(littleEndian: arg) }
-@inlinable public func CFSwapInt32LittleToHost(_ arg: UInt32) -> UInt32 { UInt32(littleEndian: arg) }
-@inlinable public func CFSwapInt64LittleToHost(_ arg: UInt64) -> UInt64 { UInt64(littleEndian: arg) }
-@inlinable public func CFSwapInt16HostToLittle(_ arg: UInt16) -> UInt16 { arg.littleEndian }
-@inlinable public func CFSwapInt32HostToLittle(_ arg: UInt32) -> UInt32 { arg.littleEndian }
-@inlinable public func CFSwapInt64HostToLittle(_ arg: UInt64) -> UInt64 { arg.littleEndian }
+@discardableResult @inlinable public func CFSwapInt16(_ arg: UInt16) -> UInt16 { arg.byteSwapped }
+@discardableResult @inlinable public func CFSwapInt32(_ arg: UInt32) -> UInt32 { arg.byteSwapped }
+@discardableResult @inlinable public func CFSwapInt64(_ arg: UInt64) -> UInt64 { arg.byteSwapped }
+@discardableResult @inlinable public func CFSwapInt16BigToHost(_ arg: UInt16) -> UInt16 { UInt16(bigEndian: arg) }
+@discardableResult @inlinable public func CFSwapInt32BigToHost(_ arg: UInt32) -> UInt32 { UInt32(bigEndian: arg) }
+@discardableResult @inlinable public func CFSwapInt64BigToHost(_ arg: UInt64) -> UInt64 { UInt64(bigEndian: arg) }
+@discardableResult @inlinable public func CFSwapInt16HostToBig(_ arg: UInt16) -> UInt16 { arg.bigEndian }
+@discardableResult @inlinable public func CFSwapInt32HostToBig(_ arg: UInt32) -> UInt32 { arg.bigEndian }
+@discardableResult @inlinable public func CFSwapInt64HostToBig(_ arg: UInt64) -> UInt64 { arg.bigEndian }
+@discardableResult @inlinable public func CFSwapInt16LittleToHost(_ arg: UInt16) -> UInt16 { UInt16(littleEndian: arg) }
+@discardableResult @inlinable public func CFSwapInt32LittleToHost(_ arg: UInt32) -> UInt32 { UInt32(littleEndian: arg) }
+@discardableResult @inlinable public func CFSwapInt64LittleToHost(_ arg: UInt64) -> UInt64 { UInt64(littleEndian: arg) }
+@discardableResult @inlinable public func CFSwapInt16HostToLittle(_ arg: UInt16) -> UInt16 { arg.littleEndian }
+@discardableResult @inlinable public func CFSwapInt32HostToLittle(_ arg: UInt32) -> UInt32 { arg.littleEndian }
+@discardableResult @inlinable public func CFSwapInt64HostToLittle(_ arg: UInt64) -> UInt64 { arg.littleEndian }
