@@ -3,9 +3,18 @@
 // written for Apple's platforms (`import AudioToolbox`) builds here unchanged.
 import PackageDescription
 
+// On Apple's platforms the real frameworks carry these module names: there the package builds only
+// its tools and tests against Apple's AudioToolbox (the tests double as a parity suite, except those
+// that reach into our engine with @testable).
+#if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+let isApplePlatform = true
+#else
+let isApplePlatform = false
+#endif
+
 let package = Package(
     name: "OpenCoreAudio",
-    products: [
+    products: isApplePlatform ? [] : [
         .library(name: "CoreAudioTypes", targets: ["CoreAudioTypes"]),
         .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
         .library(name: "AudioUnit", targets: ["AudioUnit"]),
