@@ -51,29 +51,26 @@ final class AUBufferList {
     var hasMemory: Bool { memory != nil }
 
     /// Points the list at the element's own memory, sized for `frames`.
-    @inline(__always)
-    @_noLocks @_noAllocation
+    @_noLocks @_noAllocation @inline(__always)
     func prepare(frames: UInt32) -> UnsafeMutablePointer<AudioBufferList> {
+        fill(frames: frames, withMemory: true)
+    }
+
+    /// A list with nil `mData`, for an upstream unit to fill with its own pointers.
+    @_noLocks @_noAllocation @inline(__always)
+    func prepareNull(frames: UInt32) -> UnsafeMutablePointer<AudioBufferList> {
+        fill(frames: frames, withMemory: false)
+    }
+
+    @_noLocks @_noAllocation @inline(__always)
+    private func fill(frames: UInt32, withMemory: Bool) -> UnsafeMutablePointer<AudioBufferList> {
         let abl = UnsafeMutableAudioBufferListPointer(list)
         abl.count = bufferCount
         let size = frames * bytesPerFrame
         for i in 0..<bufferCount {
             var data: UnsafeMutableRawPointer? = nil
-            if let memory { data = memory + i * bytesPerBuffer }
+            if withMemory, let memory { data = memory + i * bytesPerBuffer }
             abl[i] = AudioBuffer(mNumberChannels: channelsPerBuffer, mDataByteSize: size, mData: data)
-        }
-        return list
-    }
-
-    /// A list with nil `mData`, for an upstream unit to fill with its own pointers.
-    @inline(__always)
-    @_noLocks @_noAllocation
-    func prepareNull(frames: UInt32) -> UnsafeMutablePointer<AudioBufferList> {
-        let abl = UnsafeMutableAudioBufferListPointer(list)
-        abl.count = bufferCount
-        let size = frames * bytesPerFrame
-        for i in 0..<bufferCount {
-            abl[i] = AudioBuffer(mNumberChannels: channelsPerBuffer, mDataByteSize: size, mData: nil)
         }
         return list
     }

@@ -14,29 +14,30 @@ public func AudioComponentCount(_ inDesc: UnsafePointer<AudioComponentDescriptio
     UInt32(AudioComponentRegistry.shared.count(matching: inDesc.pointee))
 }
 
+/// Writes one fact about a registered component; kAudio_ParamError for an unknown handle.
+private func withEntry(_ component: AudioComponent, _ body: (AudioComponentEntry) -> Void) -> OSStatus {
+    guard let entry = AudioComponentRegistry.shared.entry(for: component) else { return kAudio_ParamError }
+    body(entry)
+    return noErr
+}
+
 /// The component's name ("Manufacturer: Name"), +1 retained.
 @discardableResult
 public func AudioComponentCopyName(_ inComponent: AudioComponent,
                                    _ outName: UnsafeMutablePointer<Unmanaged<CFString>?>) -> OSStatus {
-    guard let entry = AudioComponentRegistry.shared.entry(for: inComponent) else { return kAudio_ParamError }
-    outName.pointee = Unmanaged.passRetained(entry.name as NSString)
-    return noErr
+    withEntry(inComponent) { outName.pointee = Unmanaged.passRetained($0.name as NSString) }
 }
 
 @discardableResult
 public func AudioComponentGetDescription(_ inComponent: AudioComponent,
                                          _ outDesc: UnsafeMutablePointer<AudioComponentDescription>) -> OSStatus {
-    guard let entry = AudioComponentRegistry.shared.entry(for: inComponent) else { return kAudio_ParamError }
-    outDesc.pointee = entry.description
-    return noErr
+    withEntry(inComponent) { outDesc.pointee = $0.description }
 }
 
 @discardableResult
 public func AudioComponentGetVersion(_ inComponent: AudioComponent,
                                      _ outVersion: UnsafeMutablePointer<UInt32>) -> OSStatus {
-    guard let entry = AudioComponentRegistry.shared.entry(for: inComponent) else { return kAudio_ParamError }
-    outVersion.pointee = entry.version
-    return noErr
+    withEntry(inComponent) { outVersion.pointee = $0.version }
 }
 
 /// Creates an instance of the component. Never call from the render thread.
