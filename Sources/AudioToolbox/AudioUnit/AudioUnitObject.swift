@@ -78,10 +78,7 @@ extension AudioUnitObject {
     /// The object behind a handle, if the handle is a live instance. Takes the registry lock: never
     /// call from the render thread.
     static func live(_ unit: AudioUnit?) -> AudioUnitObject? {
-        guard let unit else { return nil }
-        let raw = UnsafeMutableRawPointer(unit)
-        guard AudioComponentRegistry.shared.isLive(raw) else { return nil }
-        return Unmanaged<AudioUnitObject>.fromOpaque(raw).takeUnretainedValue()
+        AudioComponentRegistry.shared.instances.object(unit.map { UnsafeMutableRawPointer($0) }, as: AudioUnitObject.self)
     }
 
     /// Calls `body` with the object behind a handle without checking it or touching its reference

@@ -55,12 +55,10 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
         guard let interface = factory(&desc) else { return kAudioComponentErr_InstanceInvalidated }
         object = PlugInAudioUnit(component: entry, interface: interface)
     }
-    let raw = Unmanaged.passRetained(object).toOpaque()
-    AudioComponentRegistry.shared.addInstance(raw)
+    let raw = AudioComponentRegistry.shared.instances.add(object)
     let status = object.open()
     guard status == noErr else {
-        _ = AudioComponentRegistry.shared.removeInstance(raw)
-        Unmanaged<AudioUnitObject>.fromOpaque(raw).release()
+        _ = AudioComponentRegistry.shared.instances.remove(raw, as: AudioUnitObject.self)
         return status
     }
     outInstance.pointee = object.handle
@@ -71,11 +69,11 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
 /// render thread, nor while another thread renders the unit.
 @discardableResult
 public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance) -> OSStatus {
-    let raw = UnsafeMutableRawPointer(inInstance)
-    guard AudioComponentRegistry.shared.removeInstance(raw) else { return badComponentInstance }
-    let object = Unmanaged<AudioUnitObject>.fromOpaque(raw).takeRetainedValue()
+    guard let object = AudioComponentRegistry.shared.instances.remove(UnsafeMutableRawPointer(inInstance),
+                                                                      as: AudioUnitObject.self) else {
+        return badComponentInstance
+    }
     object.close()
-    AudioComponentRegistry.shared.quarantine(object)
     return noErr
 }
 

@@ -9,14 +9,10 @@ final class AudioComponentRegistry: Sendable {
 
     private struct State {
         var entries: [AudioComponentEntry] = []
-        var liveInstances: Set<UInt> = []
-        /// Recently disposed instances, kept allocated so that their addresses cannot be reused by a
-        /// new instance at once: a stale handle then reads as dead instead of as someone else's unit.
-        var quarantine: [AnyObject] = []
-        var quarantineNext = 0
     }
-    static let quarantineSize = 256
     private let state: LockedState<State>
+    /// Live audio unit instances.
+    let instances = LiveHandleTable()
 
     private init() {
         var initial = State()
@@ -47,33 +43,5 @@ final class AudioComponentRegistry: Sendable {
     /// newer one is found after the older in search order.
     func register(_ entry: AudioComponentEntry) {
         state.withLock { s in s.entries.append(entry) }
-    }
-
-    func addInstance(_ p: UnsafeMutableRawPointer) {
-        let key = UInt(bitPattern: p)
-        _ = state.withLock { s in s.liveInstances.insert(key) }
-    }
-
-    /// Removes the instance; false if it was not live (double dispose).
-    func removeInstance(_ p: UnsafeMutableRawPointer) -> Bool {
-        let key = UInt(bitPattern: p)
-        return state.withLock { s in s.liveInstances.remove(key) != nil }
-    }
-
-    /// Keeps a disposed instance's memory for a while (see `quarantine`).
-    func quarantine(_ object: AnyObject) {
-        state.withLock { s in
-            if s.quarantine.count < Self.quarantineSize {
-                s.quarantine.append(object)
-            } else {
-                s.quarantine[s.quarantineNext] = object
-                s.quarantineNext = (s.quarantineNext + 1) % Self.quarantineSize
-            }
-        }
-    }
-
-    func isLive(_ p: UnsafeMutableRawPointer) -> Bool {
-        let key = UInt(bitPattern: p)
-        return state.withLock { s in s.liveInstances.contains(key) }
     }
 }
