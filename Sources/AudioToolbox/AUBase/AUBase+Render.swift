@@ -14,6 +14,20 @@ extension AUBase {
     private func doRender(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
                           _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
                           _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        if let plan = pendingPlan.exchange(nil, ordering: .acquiringAndReleasing) {
+            Unmanaged<GraphRenderPlan>.fromOpaque(plan)._withUnsafeGuaranteedRef { $0.adopt() }
+        }
+        guard loadMeter.isOn else { return renderChecked(flags, timeStamp, bus, frames, ioData) }
+        let start = oca_monotonic_nanoseconds()
+        let status = renderChecked(flags, timeStamp, bus, frames, ioData)
+        loadMeter.record(nanoseconds: oca_monotonic_nanoseconds() - start, frames: frames,
+                         sampleRate: outputs.isEmpty ? 44100 : outputs[0].format.mSampleRate)
+        return status
+    }
+
+    private func renderChecked(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                               _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
+                               _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         guard isInitialized else {
             return finishRender(kAudioUnitErr_Uninitialized, flags, timeStamp, bus, frames, ioData)
         }

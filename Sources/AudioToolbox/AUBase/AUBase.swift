@@ -28,6 +28,11 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     private let listeners = LockedState<[Listener]>([])
     let renderNotifies = RenderNotifyList()
     let eventQueue = ParameterEventQueue()
+    /// A graph's pending render plan (an unmanaged GraphRenderPlan), adopted at the start of the next
+    /// render of this unit when it heads a running graph.
+    let pendingPlan = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// Render-time load measurement for AUGraphGetCPULoad (off unless a graph asks).
+    let loadMeter = RenderLoadMeter()
     let sliceEvents = UnsafeMutablePointer<AudioUnitParameterEvent>.allocate(capacity: ParameterEventQueue.capacity)
 
     init(component: AudioComponentEntry, inputs inputCount: Int, outputs outputCount: Int) {

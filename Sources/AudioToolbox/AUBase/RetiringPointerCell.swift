@@ -22,6 +22,25 @@ final class RetiringPointerCell<Value: BitwiseCopyable>: @unchecked Sendable {
     @inline(__always)
     var value: Value { current.load(ordering: .acquiring)!.pointee }
 
+    /// Allocates a copy of a value for a later `swap` (a render plan prepares these off the render thread).
+    func make(_ value: Value) -> UnsafeMutablePointer<Value> {
+        let p = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        p.initialize(to: value)
+        return p
+    }
+
+    /// Installs a prepared copy and returns the one it replaced, which the caller must hand back to
+    /// `retire` off the render thread. Safe on the render thread.
+    @inline(__always)
+    func swap(_ p: UnsafeMutablePointer<Value>) -> UnsafeMutablePointer<Value>? {
+        current.exchange(p, ordering: .acquiringAndReleasing)
+    }
+
+    /// Keeps a replaced copy until the cell is destroyed. Never call from the render thread.
+    func retire(_ p: UnsafeMutablePointer<Value>) {
+        retired.withLock { $0.append(p) }
+    }
+
     /// Publishes a new value. Never call from the render thread.
     func publish(_ newValue: Value) {
         let p = UnsafeMutablePointer<Value>.allocate(capacity: 1)

@@ -1,3 +1,4 @@
 #include "AudioComponent.h"
 #include "AUComponent.h"
 #include "AudioUnitProperties.h"
+#include "AUGraph.h"

@@ -1,0 +1,258 @@
+// Audio Processing Graph Services (AUGraph.h) with Apple's names, signatures and statuses.
+// Never call these from the render thread.
+
+/// Runs `body` on the graph behind a handle under its lock; a bogus or disposed handle gives
+/// `kAudio_ParamError`.
+private func withGraph(_ graph: AUGraph?, _ body: (AUGraphObject) -> OSStatus) -> OSStatus {
+    guard let g = AUGraphObject.handles.object(graph.map { UnsafeMutableRawPointer($0) }, as: AUGraphObject.self) else {
+        return kAudio_ParamError
+    }
+    g.lock.lock()
+    defer { g.lock.unlock() }
+    return body(g)
+}
+
+@discardableResult
+public func NewAUGraph(_ outGraph: UnsafeMutablePointer<AUGraph?>) -> OSStatus {
+    outGraph.pointee = OpaquePointer(AUGraphObject.handles.add(AUGraphObject()))
+    return noErr
+}
+
+/// Stops, uninitializes and closes the graph, then frees it with its nodes and subgraphs.
+@discardableResult
+public func DisposeAUGraph(_ inGraph: AUGraph) -> OSStatus {
+    guard let g = AUGraphObject.handles.remove(UnsafeMutableRawPointer(inGraph), as: AUGraphObject.self) else {
+        return kAudio_ParamError
+    }
+    g.lock.lock()
+    defer { g.lock.unlock() }
+    g.disposeAll()
+    return noErr
+}
+
+/// Adds a node for the unit the description finds; the unit is instantiated now if the graph is open.
+@discardableResult
+public func AUGraphAddNode(_ inGraph: AUGraph, _ inDescription: UnsafePointer<AudioComponentDescription>,
+                           _ outNode: UnsafeMutablePointer<AUNode>) -> OSStatus {
+    withGraph(inGraph) { g in
+        switch g.addNode(inDescription.pointee) {
+        case .success(let node): outNode.pointee = node; return noErr
+        case .failure(let e): return e.status
+        }
+    }
+}
+
+@discardableResult
+public func AUGraphRemoveNode(_ inGraph: AUGraph, _ inNode: AUNode) -> OSStatus {
+    withGraph(inGraph) { $0.removeNode(inNode) }
+}
+
+@discardableResult
+public func AUGraphGetNodeCount(_ inGraph: AUGraph, _ outNumberOfNodes: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    withGraph(inGraph) { g in outNumberOfNodes.pointee = UInt32(g.nodes.count); return noErr }
+}
+
+@discardableResult
+public func AUGraphGetIndNode(_ inGraph: AUGraph, _ inIndex: UInt32, _ outNode: UnsafeMutablePointer<AUNode>) -> OSStatus {
+    withGraph(inGraph) { g in
+        guard Int(inIndex) < g.nodes.count else { return kAUGraphErr_NodeNotFound }
+        outNode.pointee = g.nodes[Int(inIndex)].id
+        return noErr
+    }
+}
+
+/// The node's description and unit (the unit is nil until the graph is open). Either out pointer may be nil.
+@discardableResult
+public func AUGraphNodeInfo(_ inGraph: AUGraph, _ inNode: AUNode,
+                            _ outDescription: UnsafeMutablePointer<AudioComponentDescription>?,
+                            _ outAudioUnit: UnsafeMutablePointer<AudioUnit?>?) -> OSStatus {
+    withGraph(inGraph) { g in
+        guard let node = g.node(inNode) else { return kAUGraphErr_NodeNotFound }
+        if node.subgraph != nil { return kAUGraphErr_InvalidAudioUnit }
+        outDescription?.pointee = node.description
+        outAudioUnit?.pointee = node.unit
+        return noErr
+    }
+}
+
+/// Adds a node that holds a subgraph (which must end in a GenericOutput unit).
+@discardableResult
+public func AUGraphNewNodeSubGraph(_ inGraph: AUGraph, _ outNode: UnsafeMutablePointer<AUNode>) -> OSStatus {
+    withGraph(inGraph) { g in outNode.pointee = g.addSubgraphNode(); return noErr }
+}
+
+@discardableResult
+public func AUGraphGetNodeInfoSubGraph(_ inGraph: AUGraph, _ inNode: AUNode, _ outSubGraph: UnsafeMutablePointer<AUGraph?>) -> OSStatus {
+    withGraph(inGraph) { g in
+        guard let node = g.node(inNode) else { return kAUGraphErr_NodeNotFound }
+        guard let child = node.subgraph else { return kAUGraphErr_InvalidAudioUnit }
+        outSubGraph.pointee = child.handle
+        return noErr
+    }
+}
+
+@discardableResult
+public func AUGraphIsNodeSubGraph(_ inGraph: AUGraph, _ inNode: AUNode, _ outFlag: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
+    withGraph(inGraph) { g in
+        guard let node = g.node(inNode) else { return kAUGraphErr_NodeNotFound }
+        outFlag.pointee = DarwinBoolean(node.subgraph != nil)
+        return noErr
+    }
+}
+
+/// Connects a node's output to another node's input (replacing what fed that input). On an
+/// initialized graph the change takes effect at `AUGraphUpdate`.
+@discardableResult
+public func AUGraphConnectNodeInput(_ inGraph: AUGraph, _ inSourceNode: AUNode, _ inSourceOutputNumber: UInt32,
+                                    _ inDestNode: AUNode, _ inDestInputNumber: UInt32) -> OSStatus {
+    withGraph(inGraph) {
+        $0.setInteraction(.connection(source: inSourceNode, sourceBus: inSourceOutputNumber, dest: inDestNode,
+                                      destBus: inDestInputNumber))
+    }
+}
+
+/// Feeds a node's input from a render callback. On an initialized graph the change takes effect at
+/// `AUGraphUpdate`.
+@discardableResult
+public func AUGraphSetNodeInputCallback(_ inGraph: AUGraph, _ inDestNode: AUNode, _ inDestInputNumber: UInt32,
+                                        _ inInputCallback: UnsafePointer<AURenderCallbackStruct>) -> OSStatus {
+    withGraph(inGraph) {
+        $0.setInteraction(.callback(dest: inDestNode, destBus: inDestInputNumber, callback: inInputCallback.pointee))
+    }
+}
+
+/// Removes the connection or callback feeding a node's input.
+@discardableResult
+public func AUGraphDisconnectNodeInput(_ inGraph: AUGraph, _ inDestNode: AUNode, _ inDestInputNumber: UInt32) -> OSStatus {
+    withGraph(inGraph) { $0.disconnect(inDestNode, inDestInputNumber) }
+}
+
+@discardableResult
+public func AUGraphClearConnections(_ inGraph: AUGraph) -> OSStatus {
+    withGraph(inGraph) { g in g.clearConnections(); return noErr }
+}
+
+@discardableResult
+public func AUGraphGetNumberOfInteractions(_ inGraph: AUGraph, _ outNumInteractions: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    withGraph(inGraph) { g in outNumInteractions.pointee = UInt32(g.interactions.count); return noErr }
+}
+
+@discardableResult
+public func AUGraphGetInteractionInfo(_ inGraph: AUGraph, _ inInteractionIndex: UInt32,
+                                      _ outInteraction: UnsafeMutablePointer<AUNodeInteraction>) -> OSStatus {
+    withGraph(inGraph) { g in
+        guard Int(inInteractionIndex) < g.interactions.count else { return kAudio_ParamError }
+        outInteraction.pointee = g.interactions[Int(inInteractionIndex)].asAUNodeInteraction
+        return noErr
+    }
+}
+
+/// The interactions a node takes part in, as source or destination.
+@discardableResult
+public func AUGraphCountNodeInteractions(_ inGraph: AUGraph, _ inNode: AUNode,
+                                         _ outNumInteractions: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    withGraph(inGraph) { g in
+        guard g.node(inNode) != nil else { return kAUGraphErr_NodeNotFound }
+        outNumInteractions.pointee = UInt32(g.interactions.count { $0.involves(inNode) })
+        return noErr
+    }
+}
+
+@discardableResult
+public func AUGraphGetNodeInteractions(_ inGraph: AUGraph, _ inNode: AUNode, _ ioNumInteractions: UnsafeMutablePointer<UInt32>,
+                                       _ outInteractions: UnsafeMutablePointer<AUNodeInteraction>) -> OSStatus {
+    withGraph(inGraph) { g in
+        guard g.node(inNode) != nil else { return kAUGraphErr_NodeNotFound }
+        let mine = g.interactions.filter { $0.involves(inNode) }
+        let n = min(Int(ioNumInteractions.pointee), mine.count)
+        for i in 0..<n { outInteractions[i] = mine[i].asAUNodeInteraction }
+        ioNumInteractions.pointee = UInt32(n)
+        return noErr
+    }
+}
+
+/// Applies the edits made since the last update. With `outIsUpdated` nil it waits until a running
+/// graph's render thread has adopted them; otherwise it returns at once and says whether they are in.
+@discardableResult
+public func AUGraphUpdate(_ inGraph: AUGraph, _ outIsUpdated: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
+    withGraph(inGraph) { g in
+        let (status, done) = g.update(wait: outIsUpdated == nil)
+        outIsUpdated?.pointee = DarwinBoolean(done)
+        return status
+    }
+}
+
+/// Instantiates the units of every node.
+@discardableResult
+public func AUGraphOpen(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.open() } }
+
+/// Disposes of the units, keeping the nodes and their interactions.
+@discardableResult
+public func AUGraphClose(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.close() } }
+
+/// Connects the units as the interactions say (formats flow from sources to destinations) and
+/// initializes every node that takes part in one.
+@discardableResult
+public func AUGraphInitialize(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.initialize() } }
+
+@discardableResult
+public func AUGraphUninitialize(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.uninitialize() } }
+
+/// Starts the graph's output unit.
+@discardableResult
+public func AUGraphStart(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.start() } }
+
+@discardableResult
+public func AUGraphStop(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.stop() } }
+
+@discardableResult
+public func AUGraphIsOpen(_ inGraph: AUGraph, _ outIsOpen: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
+    withGraph(inGraph) { g in outIsOpen.pointee = DarwinBoolean(g.isOpen); return noErr }
+}
+
+@discardableResult
+public func AUGraphIsInitialized(_ inGraph: AUGraph, _ outIsInitialized: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
+    withGraph(inGraph) { g in outIsInitialized.pointee = DarwinBoolean(g.isInitialized); return noErr }
+}
+
+@discardableResult
+public func AUGraphIsRunning(_ inGraph: AUGraph, _ outIsRunning: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
+    withGraph(inGraph) { g in outIsRunning.pointee = DarwinBoolean(g.isRunning); return noErr }
+}
+
+/// A short-term running average of the share of each slice's real-time budget the graph's render used.
+@discardableResult
+public func AUGraphGetCPULoad(_ inGraph: AUGraph, _ outAverageCPULoad: UnsafeMutablePointer<Float32>) -> OSStatus {
+    withGraph(inGraph) { g in
+        outAverageCPULoad.pointee = Float32(g.headBase?.loadMeter.average ?? 0)
+        return noErr
+    }
+}
+
+/// The largest load since the last call (or since the graph started).
+@discardableResult
+public func AUGraphGetMaxCPULoad(_ inGraph: AUGraph, _ outMaxLoad: UnsafeMutablePointer<Float32>) -> OSStatus {
+    withGraph(inGraph) { g in
+        outMaxLoad.pointee = Float32(g.headBase?.loadMeter.takeMaximum() ?? 0)
+        return noErr
+    }
+}
+
+/// Calls `inCallback` before and after every render of the graph (on its output unit).
+@discardableResult
+public func AUGraphAddRenderNotify(_ inGraph: AUGraph, _ inCallback: AURenderCallback, _ inRefCon: UnsafeMutableRawPointer?) -> OSStatus {
+    withGraph(inGraph) { g in
+        g.renderNotifies.append((inCallback, inRefCon))
+        if let unit = g.outputNode?.unit { return AudioUnitAddRenderNotify(unit, inCallback, inRefCon) }
+        return noErr
+    }
+}
+
+@discardableResult
+public func AUGraphRemoveRenderNotify(_ inGraph: AUGraph, _ inCallback: AURenderCallback, _ inRefCon: UnsafeMutableRawPointer?) -> OSStatus {
+    withGraph(inGraph) { g in
+        g.renderNotifies.removeAll { sameFunction($0.0, inCallback) && $0.1 == inRefCon }
+        if let unit = g.outputNode?.unit { return AudioUnitRemoveRenderNotify(unit, inCallback, inRefCon) }
+        return noErr
+    }
+}
