@@ -84,7 +84,10 @@ enum RampGeneratorPlugIn {
             st.maxFrames = data.load(as: UInt32.self)
         case (kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output):
             let f = data.load(as: AudioStreamBasicDescription.self)
-            guard f.mChannelsPerFrame == 1, f.mFormatFlags & kAudioFormatFlagIsFloat != 0 else { return kAudioUnitErr_FormatNotSupported }
+            guard f.mFormatFlags & kAudioFormatFlagIsFloat != 0, f.mBitsPerChannel == 32,
+                  f.mChannelsPerFrame == 1 || f.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0 else {
+                return kAudioUnitErr_FormatNotSupported
+            }
             st.format = f
         default:
             return kAudioUnitErr_InvalidProperty
@@ -98,10 +101,12 @@ enum RampGeneratorPlugIn {
         guard bus == 0 else { return kAudioUnitErr_InvalidElement }
         st.renders += 1
         let abl = UnsafeMutableAudioBufferListPointer(ioData)
-        guard let out = abl[0].mData?.assumingMemoryBound(to: Float32.self) else { return kAudio_ParamError }
         let start = Int(timeStamp.pointee.mSampleTime)
-        for n in 0..<Int(frames) { out[n] = Float32((start + n) % 100) / 100 }
-        abl[0].mDataByteSize = frames * 4
+        for b in 0..<abl.count {
+            guard let out = abl[b].mData?.assumingMemoryBound(to: Float32.self) else { return kAudio_ParamError }
+            for n in 0..<Int(frames) { out[n] = Float32((start + n) % 100) / 100 }
+            abl[b].mDataByteSize = frames * 4
+        }
         return noErr
     }
 
