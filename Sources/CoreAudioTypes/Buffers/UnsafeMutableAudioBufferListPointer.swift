@@ -51,6 +51,34 @@ extension UnsafeMutableAudioBufferListPointer: MutableCollection, RandomAccessCo
     }
 }
 
+extension UnsafeMutableAudioBufferListPointer {
+    /// Iterates the buffers by pointer. Render callbacks commonly write
+    /// `for buffer in UnsafeMutableAudioBufferListPointer(ioData)`: the default IndexingIterator goes
+    /// through the Collection subscript's read coroutine, which allocates a frame in unoptimised
+    /// builds; this iterator never allocates.
+    @frozen
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let buffers: UnsafeMutablePointer<AudioBuffer>
+        @usableFromInline let count: Int
+        @usableFromInline var index = 0
+
+        @inlinable init(buffers: UnsafeMutablePointer<AudioBuffer>, count: Int) {
+            self.buffers = buffers
+            self.count = count
+        }
+
+        @inlinable public mutating func next() -> AudioBuffer? {
+            guard index < count else { return nil }
+            defer { index += 1 }
+            return buffers[index]
+        }
+    }
+
+    @inlinable public func makeIterator() -> Iterator {
+        Iterator(buffers: _audioBuffersPointer, count: count)
+    }
+}
+
 extension AudioBufferList {
     /// The size in bytes of an `AudioBufferList` with room for `maximumBuffers` buffers.
     @inlinable public static func sizeInBytes(maximumBuffers: Int) -> Int {
