@@ -45,3 +45,47 @@ import Testing
         #expect(out == [32767, -32768, 32767, -32768, 0, 2, 0, 32767])
     }
 }
+
+@Suite struct SampleDelayKernelTests {
+    @Test func delaysByWholeFramesAcrossCalls() {
+        let mask = 63
+        var ring = [Float](repeating: 0, count: mask + 1)
+        var w = 0
+        let input = (1...200).map(Float.init)
+        var output = [Float](repeating: -1, count: 200)
+        ring.withUnsafeMutableBufferPointer { r in
+            // In calls of 7 frames, with a delay of 10.
+            var start = 0
+            while start < 200 {
+                let n = min(7, 200 - start)
+                input.withUnsafeBufferPointer { i in
+                    output.withUnsafeMutableBufferPointer { o in
+                        SampleDelayKernel.process(input: i.baseAddress! + start, output: o.baseAddress! + start, count: n,
+                                                  ring: r.baseAddress!, mask: mask, writeIndex: &w, delays: nil, constantDelay: 10)
+                    }
+                }
+                start += n
+            }
+        }
+        #expect(output[0..<10].allSatisfy { $0 == 0 })
+        #expect(Array(output[10...]) == Array(input[..<190]))
+    }
+
+    @Test func perFrameDelaysAndClampingInPlace() {
+        let mask = 15
+        var ring = [Float](repeating: 0, count: mask + 1)
+        var w = 0
+        var buffer: [Float] = (1...8).map(Float.init)
+        let delays: [Float] = [0, 0, 1, 1, 2, 100, -3, .nan]
+        ring.withUnsafeMutableBufferPointer { r in
+            buffer.withUnsafeMutableBufferPointer { b in
+                delays.withUnsafeBufferPointer { d in
+                    SampleDelayKernel.process(input: b.baseAddress!, output: b.baseAddress!, count: 8, ring: r.baseAddress!,
+                                              mask: mask, writeIndex: &w, delays: d.baseAddress!, constantDelay: 0)
+                }
+            }
+        }
+        // 100 clamps to the ring (15 frames back: still silence); negative and NaN mean no delay.
+        #expect(buffer == [1, 2, 2, 3, 3, 0, 7, 8])
+    }
+}

@@ -2,3 +2,4 @@
 #include "AUComponent.h"
 #include "AudioUnitProperties.h"
 #include "AUGraph.h"
+#include "AudioUnitParameters.h"

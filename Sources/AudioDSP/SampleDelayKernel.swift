@@ -1,0 +1,23 @@
+/// An integer-sample delay line over a power-of-two ring buffer: out[n] = in[n - delay[n]].
+/// Plain function over buffers; safe on the render thread. Works in place (input == output).
+public enum SampleDelayKernel {
+    /// Delays `count` samples. `ring` has `mask + 1` samples (a power of two larger than any delay
+    /// plus one); `writeIndex` carries the ring position between calls. `delays` gives the delay of
+    /// each frame (nil: `constantDelay` for all). Delays are clamped to the ring's capacity.
+    @inlinable
+    public static func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, count: Int,
+                               ring: UnsafeMutablePointer<Float>, mask: Int, writeIndex: inout Int,
+                               delays: UnsafePointer<Float>?, constantDelay: Float) {
+        var w = writeIndex
+        let maxDelay = mask
+        for n in 0..<count {
+            let x = input[n]
+            ring[w] = x
+            let d = delays?[n] ?? constantDelay
+            let frames = d.isFinite ? min(max(Int(d.rounded()), 0), maxDelay) : 0
+            output[n] = ring[(w - frames) & mask]
+            w = (w + 1) & mask
+        }
+        writeIndex = w
+    }
+}
