@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Benchmarks for OpenCoreAudio, in their own package so the main build stays lean.
-// Run: cd Benchmarks && swift run -c release RenderOverhead
+// Run: cd Benchmarks && swift run -c release RenderOverhead && swift run -c release GraphRender
 import PackageDescription
 
 let package = Package(
@@ -9,6 +9,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "RenderOverhead",
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+        .executableTarget(
+            name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
     ]
 )

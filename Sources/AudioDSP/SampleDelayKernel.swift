@@ -10,10 +10,21 @@ public enum SampleDelayKernel {
                                delays: UnsafePointer<Float>?, constantDelay: Float) {
         var w = writeIndex
         let maxDelay = mask
+        guard let delays else {
+            // Constant delay: one clamp, then a plain loop the optimiser can keep tight.
+            let frames = constantDelay.isFinite ? min(max(Int(constantDelay.rounded()), 0), maxDelay) : 0
+            for n in 0..<count {
+                ring[w] = input[n]
+                output[n] = ring[(w - frames) & mask]
+                w = (w + 1) & mask
+            }
+            writeIndex = w
+            return
+        }
         for n in 0..<count {
             let x = input[n]
             ring[w] = x
-            let d = delays?[n] ?? constantDelay
+            let d = delays[n]
             let frames = d.isFinite ? min(max(Int(d.rounded()), 0), maxDelay) : 0
             output[n] = ring[(w - frames) & mask]
             w = (w + 1) & mask
