@@ -19,3 +19,9 @@ void oca_realtime_enter(void) {
 void oca_realtime_exit(void) {
     if (__rtsan_realtime_exit) __rtsan_realtime_exit();
 }
+
+static __thread int render_depth;
+
+void oca_render_enter(void) { render_depth++; }
+void oca_render_leave(void) { render_depth--; }
+int oca_in_render(void) { return render_depth > 0; }

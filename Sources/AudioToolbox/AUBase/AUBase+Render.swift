@@ -14,6 +14,8 @@ extension AUBase {
     private func doRender(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
                           _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
                           _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        oca_render_enter()
+        defer { oca_render_leave() }
         if let plan = pendingPlan.exchange(nil, ordering: .acquiringAndReleasing) {
             Unmanaged<GraphRenderPlan>.fromOpaque(plan)._withUnsafeGuaranteedRef { $0.adopt() }
         }

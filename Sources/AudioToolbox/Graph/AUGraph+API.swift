@@ -1,13 +1,19 @@
 // Audio Processing Graph Services (AUGraph.h) with Apple's names, signatures and statuses.
-// Never call these from the render thread.
+// Edits may be made from a render notification (they then take effect within that render).
+import COCASupport
 
 /// Runs `body` on the graph behind a handle under its lock; a bogus or disposed handle gives
-/// `kAudio_ParamError`.
+/// `kAudio_ParamError`. From a render callback or notification the lock is only tried: if another
+/// thread holds it the call answers `kAUGraphErr_CannotDoInCurrentContext` (try again next slice).
 private func withGraph(_ graph: AUGraph?, _ body: (AUGraphObject) -> OSStatus) -> OSStatus {
     guard let g = AUGraphObject.handles.object(graph.map { UnsafeMutableRawPointer($0) }, as: AUGraphObject.self) else {
         return kAudio_ParamError
     }
-    g.lock.lock()
+    if oca_in_render() != 0 {
+        guard g.lock.try() else { return kAUGraphErr_CannotDoInCurrentContext }
+    } else {
+        g.lock.lock()
+    }
     defer { g.lock.unlock() }
     return body(g)
 }

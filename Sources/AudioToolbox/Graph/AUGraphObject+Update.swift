@@ -1,3 +1,4 @@
+import COCASupport
 import Foundation
 
 /// Realising the graph's interactions in its units: all at once at initialize, and incrementally
@@ -148,9 +149,11 @@ extension AUGraphObject {
 
         let plan = GraphRenderPlan(changes)
         planInFlight = plan
-        if isRunning, let head = outputNode?.unit, let base = AudioUnitObject.live(head) as? AUBase {
+        if isRunning, oca_in_render() == 0, let head = outputNode?.unit, let base = AudioUnitObject.live(head) as? AUBase {
             base.pendingPlan.store(Unmanaged.passUnretained(plan).toOpaque(), ordering: .releasing)
         } else {
+            // Not rendering, or called on the render thread itself (a render notification): nothing
+            // else is pulling the units, so adopt now.
             plan.adopt()
         }
         return noErr

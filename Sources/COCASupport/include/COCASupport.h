@@ -26,6 +26,12 @@ static inline OCA_NOLOCKS void oca_memmove(void *dst, const void *src, unsigned 
     __builtin_memmove(dst, src, n);
 }
 
+/// How deep the calling thread is inside AudioUnitRender calls (0: not rendering). Lets non-real-time
+/// APIs notice they are called from a render callback or notification.
+OCA_NOLOCKS void oca_render_enter(void);
+OCA_NOLOCKS void oca_render_leave(void);
+OCA_NOLOCKS int oca_in_render(void);
+
 /// Monotonic clock in nanoseconds (vDSO, no system call on Linux x86_64/arm64).
 OCA_NOLOCKS uint64_t oca_monotonic_nanoseconds(void);
 
