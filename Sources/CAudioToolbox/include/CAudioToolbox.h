@@ -3,3 +3,4 @@
 #include "AudioUnitProperties.h"
 #include "AUGraph.h"
 #include "AudioUnitParameters.h"
+#include "AudioConverter.h"
