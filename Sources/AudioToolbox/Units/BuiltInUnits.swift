@@ -5,6 +5,8 @@ enum BuiltInUnits {
         [
             AudioComponentEntry(description: GenericOutput.description, name: "Apple: AUGenericOutput",
                                 version: 0x0001_0000, maker: .builtIn { GenericOutput(component: $0) }),
+            AudioComponentEntry(description: AUConverter.description, name: "Apple: AUConverter",
+                                version: 0x0001_0000, maker: .builtIn { AUConverter(component: $0) }),
             AudioComponentEntry(description: SampleDelay.description, name: "Apple: AUSampleDelay",
                                 version: 0x0001_0000, maker: .builtIn { SampleDelay(component: $0) }),
         ]

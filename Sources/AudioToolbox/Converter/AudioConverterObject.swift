@@ -1,0 +1,282 @@
+import AudioDSP
+
+/// What an `AudioConverterRef` points at: a linear PCM to linear PCM converter. Samples are decoded
+/// to Double (exact for every integer layout up to 32 bits and for Float32), routed through the
+/// channel map, resampled in Float32 when the rates differ, and encoded with rounding, clipping and
+/// optional TPDF dither. All working memory is allocated at creation (and when a property that
+/// changes the pipeline is set), so conversion itself never allocates.
+final class AudioConverterObject: @unchecked Sendable {
+    static let handles = LiveHandleTable()
+    /// Frames converted per internal step.
+    static let chunkFrames = 1024
+
+    let input: PCMFormat
+    let output: PCMFormat
+    var handle: AudioConverterRef { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    // Settings (properties).
+    /// For each output channel, the input channel it takes, or -1 for silence.
+    private(set) var channelMap: [Int32]
+    /// Default route of several input channels into one output: their average.
+    private(set) var mixesToMono: Bool
+    var quality = kAudioConverterQuality_High
+    var complexity = kAudioConverterSampleRateConverterComplexity_Normal
+    var primeMethod = kConverterPrimeMethod_Normal
+    var ditherAlgorithm: UInt32 = 0
+    var ditherBitDepth: UInt32 = 0
+    var inputChannelLayout: Data?
+    var outputChannelLayout: Data?
+
+    // Working memory.
+    private let decoded: UnsafeMutablePointer<Double>          // input channels x chunk
+    private let mapped: UnsafeMutablePointer<Double>           // output channels x chunk
+    private let resampled: UnsafeMutablePointer<Double>        // output channels x resampledCapacity
+    private let floatIn: UnsafeMutablePointer<Float>           // output channels x chunk
+    private let floatOut: UnsafeMutablePointer<Float>          // output channels x resampledCapacity
+    private let floatInPointers: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let floatOutPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private let resampledCapacity: Int
+    private var resampler: SampleRateConverter?
+    private let dither = UnsafeMutablePointer<TPDFDither>.allocate(capacity: 1)
+
+    // Pull-model state (AudioConverterFillComplexBuffer).
+    private let inputList: UnsafeMutableAudioBufferListPointer
+    private let packetDescriptions = UnsafeMutablePointer<UnsafeMutablePointer<AudioStreamPacketDescription>?>.allocate(capacity: 1)
+    /// Frames the input proc gave that are not consumed yet, and where they start.
+    private var pendingFrames = 0
+    private var pendingOffset = 0
+    private var inputEnded = false
+    /// Resampled output waiting to be delivered.
+    private var resampledFrames = 0
+    private var resampledOffset = 0
+
+    var sampleRatesDiffer: Bool { input.description.mSampleRate != output.description.mSampleRate }
+
+    init(input: PCMFormat, output: PCMFormat) {
+        self.input = input
+        self.output = output
+        let chunk = Self.chunkFrames
+        decoded = .allocate(capacity: input.channels * chunk)
+        mapped = .allocate(capacity: output.channels * chunk)
+        floatIn = .allocate(capacity: output.channels * chunk)
+        let ratio = output.description.mSampleRate / input.description.mSampleRate
+        resampledCapacity = Int((Double(chunk) * ratio).rounded(.up)) + 64
+        resampled = .allocate(capacity: output.channels * resampledCapacity)
+        floatOut = .allocate(capacity: output.channels * resampledCapacity)
+        floatInPointers = .allocate(capacity: output.channels)
+        floatOutPointers = .allocate(capacity: output.channels)
+        for c in 0..<output.channels {
+            floatInPointers[c] = UnsafePointer(floatIn + c * chunk)
+            floatOutPointers[c] = floatOut + c * resampledCapacity
+        }
+        dither.initialize(to: TPDFDither())
+        inputList = AudioBufferList.allocate(maximumBuffers: input.bufferCount)
+        (channelMap, mixesToMono) = Self.defaultChannelMap(inputs: input.channels, outputs: output.channels)
+        rebuildResampler()
+    }
+
+    deinit {
+        decoded.deallocate(); mapped.deallocate(); resampled.deallocate()
+        floatIn.deallocate(); floatOut.deallocate()
+        floatInPointers.deallocate(); floatOutPointers.deallocate()
+        dither.deallocate()
+        packetDescriptions.deallocate()
+        free(inputList.unsafeMutablePointer)
+    }
+
+    /// Equal counts map one to one; mono fans out to every output; several inputs into one output are
+    /// averaged; otherwise the first channels map across and extra outputs are silent.
+    static func defaultChannelMap(inputs: Int, outputs: Int) -> ([Int32], Bool) {
+        if inputs == 1 { return (Array(repeating: 0, count: outputs), false) }
+        if outputs == 1 { return ([0], true) }
+        return ((0..<outputs).map { $0 < inputs ? Int32($0) : -1 }, false)
+    }
+
+    func setChannelMap(_ map: [Int32]) -> OSStatus {
+        guard map.count == output.channels, map.allSatisfy({ $0 >= -1 && Int($0) < input.channels }) else {
+            return kAudio_ParamError
+        }
+        channelMap = map
+        mixesToMono = false
+        return noErr
+    }
+
+    /// (Re)creates the sample-rate converter for the current quality and complexity.
+    func rebuildResampler() {
+        guard sampleRatesDiffer else { resampler = nil; return }
+        let algorithm: SampleRateConverterAlgorithm = complexity == kAudioConverterSampleRateConverterComplexity_Linear ? .linear : .sinc
+        var q: SampleRateConverterQuality
+        switch quality {
+        case 0x70...: q = .max
+        case 0x50..<0x70: q = .high
+        case 0x30..<0x50: q = .medium
+        case 0x10..<0x30: q = .low
+        default: q = .min
+        }
+        if complexity == kAudioConverterSampleRateConverterComplexity_Mastering { q = .max }
+        resampler = SampleRateConverter(inputRate: input.description.mSampleRate, outputRate: output.description.mSampleRate,
+                                        channels: output.channels, quality: q, algorithm: algorithm)
+        reset()
+    }
+
+    var latencyFrames: Int { resampler?.latencyInputFrames ?? 0 }
+
+    func reset() {
+        resampler?.reset()
+        pendingFrames = 0
+        pendingOffset = 0
+        inputEnded = false
+        resampledFrames = 0
+        resampledOffset = 0
+        dither.pointee = TPDFDither()
+    }
+
+    // MARK: Stages
+
+    /// Decodes `frames` (<= chunk) input frames starting at `frame`, then routes them to the output
+    /// channels in `mapped`.
+    private func decodeAndMap(_ list: UnsafeMutableAudioBufferListPointer, frame: Int, frames: Int) {
+        let chunk = Self.chunkFrames
+        for c in 0..<input.channels {
+            guard let p = input.samplePointer(list, channel: c, frame: frame) else {
+                (decoded + c * chunk).update(repeating: 0, count: frames)
+                continue
+            }
+            PCMSampleCodec.decode(p, strideBytes: input.bytesPerFrame, count: frames, layout: input.layout, into: decoded + c * chunk)
+        }
+        if mixesToMono {
+            let scale = 1 / Double(input.channels)
+            for i in 0..<frames {
+                var sum = 0.0
+                for c in 0..<input.channels { sum += decoded[c * chunk + i] }
+                mapped[i] = sum * scale
+            }
+            return
+        }
+        for c in 0..<output.channels {
+            let source = Int(channelMap[c])
+            if source < 0 {
+                (mapped + c * chunk).update(repeating: 0, count: frames)
+            } else {
+                (mapped + c * chunk).update(from: decoded + source * chunk, count: frames)
+            }
+        }
+    }
+
+    /// Encodes `frames` frames from per-channel Doubles (`stride` apart) into the output list at `frame`.
+    private func encode(_ source: UnsafeMutablePointer<Double>, stride: Int, frames: Int,
+                        into list: UnsafeMutableAudioBufferListPointer, frame: Int) {
+        let ditherState: UnsafeMutablePointer<TPDFDither>? = shouldDither ? dither : nil
+        for c in 0..<output.channels {
+            guard let p = output.samplePointer(list, channel: c, frame: frame) else { continue }
+            PCMSampleCodec.encode(source + c * stride, count: frames, layout: output.layout, into: p,
+                                  strideBytes: output.bytesPerFrame, dither: ditherState)
+        }
+    }
+
+    /// Dither applies when asked for and the output is an integer narrower than the input's precision.
+    private var shouldDither: Bool {
+        ditherAlgorithm == kDitherAlgorithm_TPDF && !output.layout.isFloat
+            && (input.layout.isFloat || input.layout.validBits > output.layout.validBits)
+    }
+
+    /// Same-rate conversion of `frames` frames between two lists, at frame offsets.
+    func convertDirect(from inList: UnsafeMutableAudioBufferListPointer, inFrame: Int,
+                       to outList: UnsafeMutableAudioBufferListPointer, outFrame: Int, frames: Int) {
+        var done = 0
+        while done < frames {
+            let n = min(Self.chunkFrames, frames - done)
+            decodeAndMap(inList, frame: inFrame + done, frames: n)
+            encode(mapped, stride: Self.chunkFrames, frames: n, into: outList, frame: outFrame + done)
+            done += n
+        }
+    }
+
+    // MARK: Pull model
+
+    enum PullResult { case produced(Int), failed(Int, OSStatus) }
+
+    /// AudioConverterFillComplexBuffer: fills up to `capacity` output frames, calling the input proc
+    /// when it needs more input. Ends early when the input ends (0 packets) or the proc fails.
+    func fill(_ list: UnsafeMutableAudioBufferListPointer, capacity: Int, proc: AudioConverterComplexInputDataProc,
+              userData: UnsafeMutableRawPointer?) -> PullResult {
+        var produced = 0
+        while produced < capacity {
+            if let resampler {
+                if resampledFrames > 0 {
+                    let n = min(resampledFrames, capacity - produced)
+                    encode(resampled + resampledOffset, stride: resampledCapacity, frames: n, into: list, frame: produced)
+                    resampledOffset += n
+                    resampledFrames -= n
+                    produced += n
+                    continue
+                }
+                if resampler.isFinished { break }
+                if pendingFrames == 0 && !inputEnded {
+                    let status = pullInput(proc, userData)
+                    if status != noErr { return .failed(produced, status) }
+                    continue
+                }
+                // Feed up to a chunk of input (or the end-of-input flush) and collect what comes out.
+                let n = min(pendingFrames, Self.chunkFrames)
+                if n > 0 { decodeAndMap(inputList, frame: pendingOffset, frames: n) }
+                for c in 0..<output.channels {
+                    let src = mapped + c * Self.chunkFrames, dst = floatIn + c * Self.chunkFrames
+                    for i in 0..<n { dst[i] = Float(src[i]) }
+                }
+                let (consumed, made) = resampler.convert(input: n > 0 ? UnsafePointer(floatInPointers) : nil, inputFrames: n,
+                                                         endOfInput: inputEnded && n == pendingFrames,
+                                                         output: UnsafePointer(floatOutPointers), outputCapacity: resampledCapacity)
+                pendingOffset += consumed
+                pendingFrames -= consumed
+                for c in 0..<output.channels {
+                    let src = floatOut + c * resampledCapacity, dst = resampled + c * resampledCapacity
+                    for i in 0..<made { dst[i] = Double(src[i]) }
+                }
+                resampledOffset = 0
+                resampledFrames = made
+                if consumed == 0 && made == 0 {
+                    // No progress: a resampler that cannot take input or give output would spin.
+                    if inputEnded { break }
+                    return .failed(produced, kAudioConverterErr_UnspecifiedError)
+                }
+                continue
+            }
+            if pendingFrames == 0 {
+                if inputEnded { break }
+                let status = pullInput(proc, userData)
+                if status != noErr { return .failed(produced, status) }
+                continue
+            }
+            let n = min(pendingFrames, capacity - produced)
+            convertDirect(from: inputList, inFrame: pendingOffset, to: list, outFrame: produced, frames: n)
+            pendingOffset += n
+            pendingFrames -= n
+            produced += n
+        }
+        return .produced(produced)
+    }
+
+    /// Asks the input proc for more input; marks the end of input on 0 packets.
+    private func pullInput(_ proc: AudioConverterComplexInputDataProc, _ userData: UnsafeMutableRawPointer?) -> OSStatus {
+        inputList.count = input.bufferCount
+        for b in 0..<input.bufferCount {
+            inputList[b] = AudioBuffer(mNumberChannels: UInt32(input.isInterleaved ? input.channels : 1), mDataByteSize: 0, mData: nil)
+        }
+        var packets = UInt32(Self.chunkFrames)
+        packetDescriptions.pointee = nil
+        let status = proc(handle, &packets, inputList.unsafeMutablePointer, packetDescriptions, userData)
+        guard status == noErr else { return status }
+        // Trust no count beyond what the buffers hold.
+        var frames = Int(packets)
+        for b in 0..<min(inputList.count, input.bufferCount) {
+            frames = min(frames, Int(inputList[b].mDataByteSize) / input.bytesPerFrame)
+            if inputList[b].mData == nil { frames = 0 }
+        }
+        if inputList.count < input.bufferCount { frames = 0 }
+        if frames == 0 { inputEnded = true }
+        pendingFrames = frames
+        pendingOffset = 0
+        return noErr
+    }
+}

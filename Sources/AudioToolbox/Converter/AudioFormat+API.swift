@@ -1,0 +1,156 @@
+// Audio Format Services (AudioFormat.h), for linear PCM and channel layouts.
+
+/// Formats this implementation can encode and decode (through AudioConverter).
+private let supportedFormatIDs: [AudioFormatID] = [kAudioFormatLinearPCM]
+
+/// Formats Core Audio names but this implementation cannot convert yet (codec issues will add them).
+private let knownFormatIDs: [AudioFormatID] = [
+    kAudioFormatAC3, kAudioFormat60958AC3, kAudioFormatAppleIMA4, kAudioFormatMPEG4AAC, kAudioFormatMPEG4CELP,
+    kAudioFormatMPEG4HVXC, kAudioFormatMPEG4TwinVQ, kAudioFormatMACE3, kAudioFormatMACE6, kAudioFormatULaw,
+    kAudioFormatALaw, kAudioFormatQDesign, kAudioFormatQDesign2, kAudioFormatQUALCOMM, kAudioFormatMPEGLayer1,
+    kAudioFormatMPEGLayer2, kAudioFormatMPEGLayer3, kAudioFormatTimeCode, kAudioFormatMIDIStream,
+    kAudioFormatParameterValueStream, kAudioFormatAppleLossless, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_LD,
+    kAudioFormatMPEG4AAC_ELD, kAudioFormatMPEG4AAC_ELD_SBR, kAudioFormatMPEG4AAC_ELD_V2, kAudioFormatMPEG4AAC_HE_V2,
+    kAudioFormatMPEG4AAC_Spatial, kAudioFormatMPEGD_USAC, kAudioFormatAMR, kAudioFormatAMR_WB, kAudioFormatAudible,
+    kAudioFormatiLBC, kAudioFormatDVIIntelIMA, kAudioFormatMicrosoftGSM, kAudioFormatAES3, kAudioFormatEnhancedAC3,
+    kAudioFormatFLAC, kAudioFormatOpus, kAudioFormatAPAC,
+]
+
+/// A property's value for a specifier, or the status that explains why there is none.
+private enum FormatValue {
+    case bytes([UInt8])
+    case object(AnyObject)
+    case failure(OSStatus)
+}
+
+private func bytes<T>(of value: T) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) } }
+
+private func specifier<T>(_ size: UInt32, _ pointer: UnsafeRawPointer?, as type: T.Type) -> T? {
+    guard let pointer, Int(size) >= MemoryLayout<T>.size else { return nil }
+    return pointer.loadUnaligned(as: T.self)
+}
+
+/// Fills in the derivable fields of a linear PCM description.
+private func completedPCM(_ f: AudioStreamBasicDescription) -> AudioStreamBasicDescription? {
+    guard f.mChannelsPerFrame > 0, f.mBitsPerChannel > 0 else { return nil }
+    var d = f
+    let nonInterleaved = f.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0
+    if d.mFramesPerPacket == 0 { d.mFramesPerPacket = 1 }
+    if d.mBytesPerFrame == 0 {
+        let sampleBytes = (f.mBitsPerChannel + 7) / 8
+        d.mBytesPerFrame = nonInterleaved ? sampleBytes : sampleBytes * f.mChannelsPerFrame
+    }
+    if d.mBytesPerPacket == 0 { d.mBytesPerPacket = d.mBytesPerFrame * d.mFramesPerPacket }
+    if d.mBitsPerChannel % 8 == 0 && d.mBytesPerFrame == (nonInterleaved ? 1 : d.mChannelsPerFrame) * d.mBitsPerChannel / 8 {
+        d.mFormatFlags |= kAudioFormatFlagIsPacked
+    }
+    return d
+}
+
+private func formatName(_ f: AudioStreamBasicDescription) -> String {
+    guard f.mFormatID == kAudioFormatLinearPCM else {
+        return OCAFormat.string(fromFourCharCode: f.mFormatID) + String(format: ", %u channels, %.0f Hz", f.mChannelsPerFrame, f.mSampleRate)
+    }
+    let flags = f.mFormatFlags
+    var sample = "\(f.mBitsPerChannel)-bit"
+    if f.mBitsPerChannel > 8 { sample += flags & kAudioFormatFlagIsBigEndian != 0 ? " big-endian" : " little-endian" }
+    if flags & kAudioFormatFlagIsFloat != 0 {
+        sample += " float"
+    } else {
+        sample += flags & kAudioFormatFlagIsSignedInteger != 0 ? " signed integer" : " unsigned integer"
+    }
+    let layout = flags & kAudioFormatFlagIsNonInterleaved != 0 ? ", deinterleaved" : ""
+    return String(format: "Linear PCM, %@, %u channels, %.0f Hz%@", sample, f.mChannelsPerFrame, f.mSampleRate, layout)
+}
+
+private func channelCount(_ layout: UnsafeRawPointer, size: UInt32) -> UInt32? {
+    guard size >= 12 else { return nil }
+    let tag = layout.loadUnaligned(as: AudioChannelLayoutTag.self)
+    switch tag {
+    case kAudioChannelLayoutTag_UseChannelDescriptions:
+        return layout.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+    case kAudioChannelLayoutTag_UseChannelBitmap:
+        return UInt32(layout.loadUnaligned(fromByteOffset: 4, as: UInt32.self).nonzeroBitCount)
+    default:
+        return tag & 0xFFFF  // the low 16 bits of a layout tag are its channel count
+    }
+}
+
+private func formatValue(_ id: AudioFormatPropertyID, _ size: UInt32, _ spec: UnsafeRawPointer?,
+                         _ inData: UnsafeMutableRawPointer?) -> FormatValue {
+    switch id {
+    case kAudioFormatProperty_FormatInfo:
+        // The description to complete is passed in the property data itself.
+        guard let inData else { return .bytes(bytes(of: AudioStreamBasicDescription())) }
+        let f = inData.loadUnaligned(as: AudioStreamBasicDescription.self)
+        guard f.mFormatID == kAudioFormatLinearPCM else {
+            return .failure(knownFormatIDs.contains(f.mFormatID) ? kAudioFormatUnsupportedDataFormatError : kAudioFormatUnknownFormatError)
+        }
+        guard let d = completedPCM(f) else { return .failure(kAudioFormatUnsupportedDataFormatError) }
+        return .bytes(bytes(of: d))
+    case kAudioFormatProperty_FormatName:
+        guard let f = specifier(size, spec, as: AudioStreamBasicDescription.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        guard f.mFormatID == kAudioFormatLinearPCM || knownFormatIDs.contains(f.mFormatID) else { return .failure(kAudioFormatUnknownFormatError) }
+        return .object(formatName(f) as NSString)
+    case kAudioFormatProperty_FormatIsVBR, kAudioFormatProperty_FormatIsExternallyFramed:
+        guard let f = specifier(size, spec, as: AudioStreamBasicDescription.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        let variable = f.mBytesPerPacket == 0 || (id == kAudioFormatProperty_FormatIsExternallyFramed && f.mFramesPerPacket == 0)
+        return .bytes(bytes(of: UInt32(variable ? 1 : 0)))
+    case kAudioFormatProperty_FormatIsEncrypted, kAudioFormatProperty_FormatEmploysDependentPackets:
+        guard specifier(size, spec, as: AudioStreamBasicDescription.self) != nil || specifier(size, spec, as: AudioFormatID.self) != nil else {
+            return .failure(kAudioFormatBadSpecifierSizeError)
+        }
+        return .bytes(bytes(of: UInt32(0)))
+    case kAudioFormatProperty_EncodeFormatIDs, kAudioFormatProperty_DecodeFormatIDs:
+        return .bytes(supportedFormatIDs.withUnsafeBytes { Array($0) })
+    case kAudioFormatProperty_NumberOfChannelsForLayout:
+        guard let spec, let n = channelCount(spec, size: size) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        return .bytes(bytes(of: n))
+    case kAudioFormatProperty_BitmapForLayoutTag:
+        guard let tag = specifier(size, spec, as: AudioChannelLayoutTag.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        let bitmap: AudioChannelBitmap
+        switch tag {
+        case kAudioChannelLayoutTag_Mono: bitmap = .bit_Center
+        case kAudioChannelLayoutTag_Stereo: bitmap = [.bit_Left, .bit_Right]
+        default: return .failure(kAudioFormatUnknownFormatError)
+        }
+        return .bytes(bytes(of: bitmap))
+    default:
+        return .failure(kAudioFormatUnsupportedPropertyError)
+    }
+}
+
+/// The size of a property's value for a specifier.
+@discardableResult
+public func AudioFormatGetPropertyInfo(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32,
+                                       _ inSpecifier: UnsafeRawPointer?, _ outPropertyDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    switch formatValue(inPropertyID, inSpecifierSize, inSpecifier, nil) {
+    case .bytes(let b): outPropertyDataSize.pointee = UInt32(b.count)
+    case .object: outPropertyDataSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+    case .failure(let status):
+        if inPropertyID == kAudioFormatProperty_FormatInfo { outPropertyDataSize.pointee = 40; return noErr }
+        return status
+    }
+    return noErr
+}
+
+/// A property's value for a specifier (object values, such as FormatName, are +1 retained).
+@discardableResult
+public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32, _ inSpecifier: UnsafeRawPointer?,
+                                   _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?,
+                                   _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
+    guard let ioPropertyDataSize, let outPropertyData else { return kAudio_ParamError }
+    switch formatValue(inPropertyID, inSpecifierSize, inSpecifier, outPropertyData) {
+    case .bytes(let b):
+        guard Int(ioPropertyDataSize.pointee) >= b.count else { return kAudioFormatBadPropertySizeError }
+        b.withUnsafeBytes { outPropertyData.copyMemory(from: $0.baseAddress!, byteCount: b.count) }
+        ioPropertyDataSize.pointee = UInt32(b.count)
+    case .object(let o):
+        guard Int(ioPropertyDataSize.pointee) >= MemoryLayout<UnsafeRawPointer>.size else { return kAudioFormatBadPropertySizeError }
+        outPropertyData.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(o).toOpaque()), as: UnsafeRawPointer.self)
+        ioPropertyDataSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+    case .failure(let status):
+        return status
+    }
+    return noErr
+}
