@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Benchmarks for OpenCoreAudio, in their own package so the main build stays lean.
-// Run: cd Benchmarks && swift run -c release RenderOverhead && swift run -c release GraphRender
+// Run all: Benchmarks/run.sh (installs the peers' Debian packages, then runs every benchmark)
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,12 @@ let package = Package(
         .executableTarget(
             name: "RenderOverhead",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+        // Peers measured in the same run (Debian: libsoxr-dev, libsamplerate0-dev; run.sh installs them).
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .executableTarget(
+            name: "ResamplerBench",
+            dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio"), "CSoxr", "CSampleRate"]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
