@@ -96,4 +96,26 @@ import Testing
         AudioUnitAddRenderNotify(output, scheduler, UnsafeMutableRawPointer(gain))
         #expect(renderManySlices(output, slices: 10_000, frames: 256, callerMemory: true) == 0)
     }
+
+    @Test func sampleRateConversionInAUConverterAllocatesNothing() throws {
+        let converter = try TestSupport.newUnit(AudioComponentDescription(
+            componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_AUConverter,
+            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0))
+        let output = try TestSupport.newUnit()
+        defer { AudioComponentInstanceDispose(output); AudioComponentInstanceDispose(converter) }
+        let int16 = OCAFormat.linearPCM(sampleRate: 22050, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+        TestSupport.setFormat(converter, kAudioUnitScope_Input, 0, int16)
+        let silence: AURenderCallback = { _, _, _, _, frames, ioData in
+            let b = UnsafeMutableAudioBufferListPointer(ioData!)[0]
+            memset(b.mData, 0, Int(frames) * 4)
+            return noErr
+        }
+        TestSupport.setCallback(converter, 0, silence, nil)
+        var connection = AudioUnitConnection(sourceAudioUnit: converter, sourceOutputNumber: 0, destInputNumber: 0)
+        AudioUnitSetProperty(output, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
+                             UInt32(MemoryLayout<AudioUnitConnection>.size))
+        #expect(AudioUnitInitialize(converter) == noErr)
+        #expect(AudioUnitInitialize(output) == noErr)
+        #expect(renderManySlices(output, slices: 2_000, frames: 512, callerMemory: true) == 0)
+    }
 }
