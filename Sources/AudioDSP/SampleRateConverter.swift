@@ -21,8 +21,8 @@ public enum SampleRateConverterAlgorithm: Sendable { case linear, sinc }
 ///
 /// `convert` is real-time safe: it touches only storage allocated in `init`, takes no locks and makes
 /// no system calls. Input is staged in a per-channel history buffer; when a call passes more input than
-/// fits, the converter alternates filling it and producing output, and stops consuming once the output
-/// buffer is full.
+/// fits, the converter alternates filling it and producing output, and once the output buffer is full it
+/// consumes only what still fits (the buffer holds the filter length plus at least 4096 frames).
 public final class SampleRateConverter {
     public let inputRate: Double
     public let outputRate: Double
@@ -222,8 +222,9 @@ public final class SampleRateConverter {
         return max(0, frames - accepted, start + taps - filled)
     }
 
-    /// Streaming conversion of planar Float32; see the type's documentation. Consumes input only while
-    /// it has room to produce output; input passed after endOfInput (until `reset`) is ignored.
+    /// Streaming conversion of planar Float32; see the type's documentation. Produces as much output as
+    /// fits and consumes input as far as the staging buffer allows (all of it unless the output buffer
+    /// fills first); input passed after endOfInput (until `reset`) is ignored.
     @_noLocks @_noAllocation
     public func convert(input: UnsafePointer<UnsafePointer<Float>>?, inputFrames: Int, endOfInput: Bool,
                         output: UnsafePointer<UnsafeMutablePointer<Float>>, outputCapacity: Int)
@@ -250,11 +251,12 @@ public final class SampleRateConverter {
         var written = 0
         while true {
             written += produce(output, at: written, count: capacity - written)
-            if written == capacity { break }
             if consumed < available, let input {
-                // Stage as much input as fits; what is not needed by any future window is dropped first.
+                // Stage as much input as fits, dropping first what no future window needs. The buffer
+                // is only full when the output is (a window always fits once older frames are dropped).
                 if stride - filled < available - consumed { compact() }
                 let n = min(available - consumed, stride - filled)
+                guard n > 0 else { break }
                 for c in 0..<channels {
                     let src = input[c] + consumed, dst = history + c * stride + filled
                     for i in 0..<n { dst[i] = src[i] }
@@ -270,7 +272,7 @@ public final class SampleRateConverter {
                 endOfInputSeen = true
                 continue
             }
-            if endOfInputSeen, produced < outputLimit {
+            if endOfInputSeen, produced < outputLimit, written < capacity {
                 // Past the last input frame the signal is zero: pad so the remaining windows fill.
                 compact()
                 for c in 0..<channels {

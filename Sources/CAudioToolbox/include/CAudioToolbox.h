@@ -4,3 +4,6 @@
 #include "AUGraph.h"
 #include "AudioUnitParameters.h"
 #include "AudioConverter.h"
+#include "AudioFile.h"
+#include "ExtendedAudioFile.h"
+#include "AudioFileStream.h"

@@ -1,0 +1,281 @@
+import Foundation
+
+// Audio File Services (AudioFile.h) for WAVE, AIFF/AIFC and CAF holding linear PCM.
+
+private func withFile(_ id: AudioFileID?, _ body: (AudioFileObject) -> OSStatus) -> OSStatus {
+    guard let f = AudioFileObject.handles.object(id.map { UnsafeMutableRawPointer($0) }, as: AudioFileObject.self) else {
+        return kAudio_ParamError
+    }
+    f.lock.lock()
+    defer { f.lock.unlock() }
+    return body(f)
+}
+
+private func register(_ result: Result<AudioFileObject, AUStatusError>, _ out: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
+    switch result {
+    case .success(let f):
+        out.pointee = OpaquePointer(AudioFileObject.handles.add(f))
+        return noErr
+    case .failure(let e):
+        return e.status
+    }
+}
+
+private func openDescriptor(_ url: CFURL, flags: Int32) -> Result<Int32, AUStatusError> {
+    guard let path = (url as URL).isFileURL ? (url as URL).path : nil else { return .failure(AUStatusError(kAudio_BadFilePathError)) }
+    let fd = Foundation.open(path, flags | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+        switch errno {
+        case ENOENT: return .failure(AUStatusError(kAudio_FileNotFoundError))
+        case EACCES, EPERM, EROFS: return .failure(AUStatusError(kAudio_FilePermissionError))
+        case EMFILE, ENFILE: return .failure(AUStatusError(kAudio_TooManyFilesOpenError))
+        default: return .failure(AUStatusError(kAudio_BadFilePathError))
+        }
+    }
+    return .success(fd)
+}
+
+/// Creates a new audio file. With kAudioFileFlags_EraseFile an existing file is replaced; without it,
+/// an existing file makes this fail (kAudio_FilePermissionError), as Apple's does.
+@discardableResult
+public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTypeID,
+                                   _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inFlags: AudioFileFlags,
+                                   _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
+    outAudioFile.pointee = nil
+    guard AudioFileObject.containers[inFileType] != nil else { return kAudioFileUnsupportedFileTypeError }
+    let flags = O_RDWR | O_CREAT | (inFlags.contains(.eraseFile) ? O_TRUNC : O_EXCL)
+    switch openDescriptor(inFileRef, flags: flags) {
+    case .failure(let e): return e.status == kAudio_FileNotFoundError ? kAudio_BadFilePathError : e.status
+    case .success(let fd):
+        return register(AudioFileObject.create(ByteStore(.file(fd), writable: true), type: inFileType, format: inFormat.pointee), outAudioFile)
+    }
+}
+
+/// Opens an existing audio file; the type hint is tried first (0: no hint).
+@discardableResult
+public func AudioFileOpenURL(_ inFileRef: CFURL, _ inPermissions: AudioFilePermissions, _ inFileTypeHint: AudioFileTypeID,
+                             _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
+    outAudioFile.pointee = nil
+    let writable = inPermissions == .writePermission || inPermissions == .readWritePermission
+    switch openDescriptor(inFileRef, flags: writable ? O_RDWR : O_RDONLY) {
+    case .failure(let e): return e.status
+    case .success(let fd):
+        return register(AudioFileObject.open(ByteStore(.file(fd), writable: writable), hint: inFileTypeHint, writable: writable), outAudioFile)
+    }
+}
+
+/// Opens a file whose bytes the client provides through callbacks.
+@discardableResult
+public func AudioFileOpenWithCallbacks(_ inClientData: UnsafeMutableRawPointer, _ inReadFunc: AudioFile_ReadProc,
+                                       _ inWriteFunc: AudioFile_WriteProc?, _ inGetSizeFunc: AudioFile_GetSizeProc,
+                                       _ inSetSizeFunc: AudioFile_SetSizeProc?, _ inFileTypeHint: AudioFileTypeID,
+                                       _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
+    outAudioFile.pointee = nil
+    let store = ByteStore(.callbacks(client: inClientData, read: inReadFunc, write: inWriteFunc, getSize: inGetSizeFunc,
+                                     setSize: inSetSizeFunc), writable: inWriteFunc != nil)
+    return register(AudioFileObject.open(store, hint: inFileTypeHint, writable: inWriteFunc != nil), outAudioFile)
+}
+
+/// Creates a new file through client callbacks (they must support writing and resizing).
+@discardableResult
+public func AudioFileInitializeWithCallbacks(_ inClientData: UnsafeMutableRawPointer, _ inReadFunc: AudioFile_ReadProc,
+                                             _ inWriteFunc: AudioFile_WriteProc, _ inGetSizeFunc: AudioFile_GetSizeProc,
+                                             _ inSetSizeFunc: AudioFile_SetSizeProc, _ inFileType: AudioFileTypeID,
+                                             _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inFlags: AudioFileFlags,
+                                             _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
+    outAudioFile.pointee = nil
+    let store = ByteStore(.callbacks(client: inClientData, read: inReadFunc, write: inWriteFunc, getSize: inGetSizeFunc,
+                                     setSize: inSetSizeFunc), writable: true)
+    return register(AudioFileObject.create(store, type: inFileType, format: inFormat.pointee), outAudioFile)
+}
+
+/// Writes the final header and closes the file.
+@discardableResult
+public func AudioFileClose(_ inAudioFile: AudioFileID) -> OSStatus {
+    guard let f = AudioFileObject.handles.remove(UnsafeMutableRawPointer(inAudioFile), as: AudioFileObject.self) else {
+        return kAudio_ParamError
+    }
+    f.lock.lock()
+    defer { f.lock.unlock() }
+    return f.updateHeader()
+}
+
+/// Brings the header up to date (our files are always laid out with the data last).
+@discardableResult
+public func AudioFileOptimize(_ inAudioFile: AudioFileID) -> OSStatus {
+    withFile(inAudioFile) { $0.updateHeader() }
+}
+
+/// Reads audio data bytes, from `inStartingByte` within the data. Short at the end with
+/// kAudioFileEndOfFileError.
+@discardableResult
+public func AudioFileReadBytes(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _ inStartingByte: Int64,
+                               _ ioNumBytes: UnsafeMutablePointer<UInt32>, _ outBuffer: UnsafeMutableRawPointer) -> OSStatus {
+    withFile(inAudioFile) { f in
+        let (n, status) = f.readBytes(at: inStartingByte, count: Int(ioNumBytes.pointee), into: outBuffer)
+        ioNumBytes.pointee = UInt32(n)
+        return n > 0 && status == kAudioFileEndOfFileError ? noErr : status
+    }
+}
+
+@discardableResult
+public func AudioFileWriteBytes(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _ inStartingByte: Int64,
+                                _ ioNumBytes: UnsafeMutablePointer<UInt32>, _ inBuffer: UnsafeRawPointer) -> OSStatus {
+    withFile(inAudioFile) { f in
+        let status = f.writeBytes(at: inStartingByte, count: Int(ioNumBytes.pointee), from: inBuffer)
+        if status != noErr { ioNumBytes.pointee = 0 }
+        return status
+    }
+}
+
+/// Reads whole packets (PCM frames). `ioNumBytes` is the buffer's size on entry and the bytes read on
+/// exit; `ioNumPackets` likewise for packets. Past the end: 0 packets and noErr (end of file).
+@discardableResult
+public func AudioFileReadPacketData(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _ ioNumBytes: UnsafeMutablePointer<UInt32>,
+                                    _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?,
+                                    _ inStartingPacket: Int64, _ ioNumPackets: UnsafeMutablePointer<UInt32>,
+                                    _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
+    withFile(inAudioFile) { f in
+        guard inStartingPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
+        let available = max(0, f.packetCount - inStartingPacket)
+        let fit = Int64(ioNumBytes.pointee) / f.bytesPerPacket
+        let packets = min(Int64(ioNumPackets.pointee), available, fit)
+        guard let outBuffer else {
+            ioNumPackets.pointee = UInt32(packets)
+            ioNumBytes.pointee = UInt32(packets * f.bytesPerPacket)
+            return noErr
+        }
+        if packets == 0 {
+            ioNumPackets.pointee = 0
+            ioNumBytes.pointee = 0
+            return available == 0 || fit > 0 ? noErr : kAudioFileBadPropertySizeError
+        }
+        let (n, _) = f.readBytes(at: inStartingPacket * f.bytesPerPacket, count: Int(packets * f.bytesPerPacket), into: outBuffer)
+        let whole = Int64(n) / f.bytesPerPacket
+        ioNumPackets.pointee = UInt32(whole)
+        ioNumBytes.pointee = UInt32(whole * f.bytesPerPacket)
+        if let outPacketDescriptions {
+            for i in 0..<Int(whole) {
+                outPacketDescriptions[i] = AudioStreamPacketDescription(mStartOffset: Int64(i) * f.bytesPerPacket,
+                                                                        mVariableFramesInPacket: 0, mDataByteSize: UInt32(f.bytesPerPacket))
+            }
+        }
+        return noErr
+    }
+}
+
+/// The older form of AudioFileReadPacketData: the buffer must hold every requested packet.
+@available(*, deprecated, renamed: "AudioFileReadPacketData")
+@discardableResult
+public func AudioFileReadPackets(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _ outNumBytes: UnsafeMutablePointer<UInt32>,
+                                 _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?,
+                                 _ inStartingPacket: Int64, _ ioNumPackets: UnsafeMutablePointer<UInt32>,
+                                 _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
+    outNumBytes.pointee = UInt32.max
+    return AudioFileReadPacketData(inAudioFile, inUseCache, outNumBytes, outPacketDescriptions, inStartingPacket, ioNumPackets, outBuffer)
+}
+
+/// Writes packets at `inStartingPacket`. For constant-bit-rate data `inNumBytes` is not needed to
+/// find the packets, so a call that passes the packet count there (as the book's chapter 6 does) works.
+@discardableResult
+public func AudioFileWritePackets(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _ inNumBytes: UInt32,
+                                  _ inPacketDescriptions: UnsafePointer<AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
+                                  _ ioNumPackets: UnsafeMutablePointer<UInt32>, _ inBuffer: UnsafeRawPointer) -> OSStatus {
+    withFile(inAudioFile) { f in
+        guard inStartingPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
+        let bytes = Int64(ioNumPackets.pointee) * f.bytesPerPacket
+        let status = f.writeBytes(at: inStartingPacket * f.bytesPerPacket, count: Int(bytes), from: inBuffer)
+        if status != noErr { ioNumPackets.pointee = 0 }
+        return status
+    }
+}
+
+@discardableResult
+public func AudioFileGetPropertyInfo(_ inAudioFile: AudioFileID, _ inPropertyID: AudioFilePropertyID,
+                                     _ outDataSize: UnsafeMutablePointer<UInt32>?, _ isWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    withFile(inAudioFile) { f in
+        guard let (size, writable) = f.propertyInfo(inPropertyID) else { return kAudioFileUnsupportedPropertyError }
+        outDataSize?.pointee = size
+        isWritable?.pointee = writable ? 1 : 0
+        return noErr
+    }
+}
+
+/// Reads a property. Object values (InfoDictionary) are +1 retained.
+@discardableResult
+public func AudioFileGetProperty(_ inAudioFile: AudioFileID, _ inPropertyID: AudioFilePropertyID,
+                                 _ ioDataSize: UnsafeMutablePointer<UInt32>, _ outPropertyData: UnsafeMutableRawPointer) -> OSStatus {
+    withFile(inAudioFile) { $0.getProperty(inPropertyID, ioDataSize, outPropertyData) }
+}
+
+@discardableResult
+public func AudioFileSetProperty(_ inAudioFile: AudioFileID, _ inPropertyID: AudioFilePropertyID, _ inDataSize: UInt32,
+                                 _ inPropertyData: UnsafeRawPointer) -> OSStatus {
+    withFile(inAudioFile) { $0.setProperty(inPropertyID, inDataSize, inPropertyData) }
+}
+
+@discardableResult
+public func AudioFileGetGlobalInfoSize(_ inPropertyID: AudioFilePropertyID, _ inSpecifierSize: UInt32,
+                                       _ inSpecifier: UnsafeMutableRawPointer?, _ outDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    switch AudioFileGlobalInfo.value(inPropertyID, inSpecifierSize, inSpecifier) {
+    case .success(.bytes(let b)): outDataSize.pointee = UInt32(b.count)
+    case .success(.object): outDataSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+    case .failure(let e): return e.status
+    }
+    return noErr
+}
+
+/// Global facts about the file types (readable/writable types, names, extensions, the stream
+/// descriptions each type holds, ...). Object values (CFString, CFArray) are +1 retained.
+@discardableResult
+public func AudioFileGetGlobalInfo(_ inPropertyID: AudioFilePropertyID, _ inSpecifierSize: UInt32,
+                                   _ inSpecifier: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>,
+                                   _ outPropertyData: UnsafeMutableRawPointer) -> OSStatus {
+    switch AudioFileGlobalInfo.value(inPropertyID, inSpecifierSize, inSpecifier) {
+    case .success(.bytes(let b)):
+        let n = min(Int(ioDataSize.pointee), b.count)
+        b.withUnsafeBytes { if n > 0 { outPropertyData.copyMemory(from: $0.baseAddress!, byteCount: n) } }
+        ioDataSize.pointee = UInt32(n)
+    case .success(.object(let o)):
+        guard Int(ioDataSize.pointee) >= MemoryLayout<UnsafeRawPointer>.size else { return kAudioFileBadPropertySizeError }
+        outPropertyData.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(o).toOpaque()), as: UnsafeRawPointer.self)
+        ioDataSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+    case .failure(let e):
+        return e.status
+    }
+    return noErr
+}
+
+/// Chunks other than the audio and its description, by four-char code ("user data").
+@discardableResult
+public func AudioFileCountUserData(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ outNumberItems: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    withFile(inAudioFile) { f in
+        outNumberItems.pointee = UInt32(f.layout.userData.count { $0.0 == inUserDataID })
+        return noErr
+    }
+}
+
+@discardableResult
+public func AudioFileGetUserDataSize(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,
+                                     _ outUserDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    withFile(inAudioFile) { f in
+        let items = f.layout.userData.filter { $0.0 == inUserDataID }
+        guard Int(inIndex) < items.count else { return kAudioFileInvalidChunkError }
+        outUserDataSize.pointee = UInt32(items[Int(inIndex)].1.count)
+        return noErr
+    }
+}
+
+@discardableResult
+public func AudioFileGetUserData(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,
+                                 _ ioUserDataSize: UnsafeMutablePointer<UInt32>, _ outUserData: UnsafeMutableRawPointer) -> OSStatus {
+    withFile(inAudioFile) { f in
+        let items = f.layout.userData.filter { $0.0 == inUserDataID }
+        guard Int(inIndex) < items.count else { return kAudioFileInvalidChunkError }
+        let b = items[Int(inIndex)].1
+        let n = min(Int(ioUserDataSize.pointee), b.count)
+        b.withUnsafeBytes { if n > 0 { outUserData.copyMemory(from: $0.baseAddress!, byteCount: n) } }
+        ioUserDataSize.pointee = UInt32(n)
+        return noErr
+    }
+}

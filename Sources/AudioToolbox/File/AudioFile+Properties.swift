@@ -1,0 +1,204 @@
+import Foundation
+
+/// AudioFile properties and global info.
+extension AudioFileObject {
+    static let objectSize = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+
+    func propertyInfo(_ id: AudioFilePropertyID) -> (UInt32, Bool)? {
+        switch id {
+        case kAudioFilePropertyFileFormat: return (4, false)
+        case kAudioFilePropertyDataFormat: return (UInt32(MemoryLayout<AudioStreamBasicDescription>.size), layout.dataByteCount == 0 && writable)
+        case kAudioFilePropertyIsOptimized, kAudioFilePropertyMaximumPacketSize, kAudioFilePropertyPacketSizeUpperBound,
+             kAudioFilePropertySourceBitDepth:
+            return (4, false)
+        case kAudioFilePropertyAudioDataByteCount, kAudioFilePropertyAudioDataPacketCount, kAudioFilePropertyDataOffset:
+            return (8, false)
+        case kAudioFilePropertyBitRate: return (4, false)
+        case kAudioFilePropertyEstimatedDuration: return (8, false)
+        case kAudioFilePropertyMagicCookieData:
+            guard let cookie = layout.magicCookie else { return nil }
+            return (UInt32(cookie.count), false)
+        case kAudioFilePropertyChannelLayout:
+            guard let l = layout.channelLayout else { return writable && layout.dataByteCount == 0 ? (0, true) : nil }
+            return (UInt32(l.count), writable && layout.dataByteCount == 0)
+        case kAudioFilePropertyInfoDictionary: return (Self.objectSize, false)
+        case kAudioFilePropertyPacketTableInfo, kAudioFilePropertyMarkerList, kAudioFilePropertyRegionList:
+            return nil  // PCM files carry none of these
+        case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
+            return (UInt32(MemoryLayout<AudioFramePacketTranslation>.size), false)
+        case kAudioFilePropertyByteToPacket, kAudioFilePropertyPacketToByte:
+            return (UInt32(MemoryLayout<AudioBytePacketTranslation>.size), false)
+        case kAudioFilePropertyReserveDuration: return (8, writable)
+        default: return nil
+        }
+    }
+
+    func getProperty(_ id: AudioFilePropertyID, _ ioSize: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutableRawPointer) -> OSStatus {
+        guard let (size, _) = propertyInfo(id) else { return kAudioFileUnsupportedPropertyError }
+        guard ioSize.pointee >= size else { return kAudioFileBadPropertySizeError }
+        func put<T>(_ v: T) -> OSStatus {
+            out.storeBytes(of: v, as: T.self)
+            ioSize.pointee = UInt32(MemoryLayout<T>.size)
+            return noErr
+        }
+        let f = layout.format
+        switch id {
+        case kAudioFilePropertyFileFormat: return put(layout.fileType)
+        case kAudioFilePropertyDataFormat: return put(f)
+        case kAudioFilePropertyIsOptimized: return put(UInt32(1))
+        case kAudioFilePropertyMaximumPacketSize, kAudioFilePropertyPacketSizeUpperBound: return put(f.mBytesPerPacket)
+        case kAudioFilePropertySourceBitDepth: return put(f.mBitsPerChannel)
+        case kAudioFilePropertyAudioDataByteCount: return put(UInt64(layout.dataByteCount))
+        case kAudioFilePropertyAudioDataPacketCount: return put(UInt64(packetCount))
+        case kAudioFilePropertyDataOffset: return put(layout.dataOffset)
+        case kAudioFilePropertyBitRate: return put(UInt32((f.mSampleRate * Double(f.mBytesPerFrame) * 8).rounded()))
+        case kAudioFilePropertyEstimatedDuration: return put(Double(packetCount) / f.mSampleRate)
+        case kAudioFilePropertyMagicCookieData, kAudioFilePropertyChannelLayout:
+            let bytes = (id == kAudioFilePropertyMagicCookieData ? layout.magicCookie : layout.channelLayout) ?? []
+            bytes.withUnsafeBytes { if !bytes.isEmpty { out.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) } }
+            ioSize.pointee = UInt32(bytes.count)
+            return noErr
+        case kAudioFilePropertyInfoDictionary:
+            let d = NSMutableDictionary()
+            for (k, v) in layout.info { d[k] = v }
+            d["approximate duration in seconds"] = String(format: "%.3f", Double(packetCount) / f.mSampleRate)
+            return put(UnsafeRawPointer(Unmanaged.passRetained(d as NSDictionary).toOpaque()))
+        case kAudioFilePropertyFrameToPacket:
+            var t = out.load(as: AudioFramePacketTranslation.self)
+            t.mPacket = t.mFrame / Int64(max(f.mFramesPerPacket, 1))
+            t.mFrameOffsetInPacket = UInt32(t.mFrame % Int64(max(f.mFramesPerPacket, 1)))
+            return put(t)
+        case kAudioFilePropertyPacketToFrame:
+            var t = out.load(as: AudioFramePacketTranslation.self)
+            t.mFrame = t.mPacket * Int64(max(f.mFramesPerPacket, 1)) + Int64(t.mFrameOffsetInPacket)
+            return put(t)
+        case kAudioFilePropertyByteToPacket:
+            var t = out.load(as: AudioBytePacketTranslation.self)
+            t.mPacket = t.mByte / bytesPerPacket
+            t.mByteOffsetInPacket = UInt32(t.mByte % bytesPerPacket)
+            t.mFlags = []
+            return put(t)
+        case kAudioFilePropertyPacketToByte:
+            var t = out.load(as: AudioBytePacketTranslation.self)
+            t.mByte = t.mPacket * bytesPerPacket + Int64(t.mByteOffsetInPacket)
+            t.mFlags = []
+            return put(t)
+        case kAudioFilePropertyReserveDuration:
+            return put(Double(0))
+        default:
+            return kAudioFileUnsupportedPropertyError
+        }
+    }
+
+    func setProperty(_ id: AudioFilePropertyID, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
+        guard let (_, writable) = propertyInfo(id) else { return kAudioFileUnsupportedPropertyError }
+        guard writable else { return self.writable ? kAudioFileOperationNotSupportedError : kAudioFilePermissionsError }
+        switch id {
+        case kAudioFilePropertyChannelLayout:
+            guard size >= 12 else { return kAudioFileBadPropertySizeError }
+            return setChannelLayout(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
+        case kAudioFilePropertyReserveDuration:
+            return size == 8 ? noErr : kAudioFileBadPropertySizeError  // space is not reserved ahead
+        case kAudioFilePropertyDataFormat:
+            guard size >= 40 else { return kAudioFileBadPropertySizeError }
+            let f = data.loadUnaligned(as: AudioStreamBasicDescription.self)
+            switch container.create(format: f, channelLayout: layout.channelLayout) {
+            case .failure(let e): return e.status
+            case .success(let (header, newLayout)):
+                guard store.truncate(to: 0), store.write(at: 0, header) else { return kAudioFilePermissionsError }
+                layout = newLayout
+                return noErr
+            }
+        default:
+            return kAudioFileUnsupportedPropertyError
+        }
+    }
+}
+
+// MARK: Global info
+
+/// The file types this implementation reads and writes, with their names, extensions and MIME types.
+struct AudioFileTypeInfo {
+    let type: AudioFileTypeID
+    let name: String
+    let extensions: [String]
+    let mimeTypes: [String]
+    let utis: [String]
+    /// The linear PCM layouts the type holds, as (flags, bits) pairs in Apple's order.
+    let pcm: [(AudioFormatFlags, UInt32)]
+
+    static let all: [AudioFileTypeInfo] = [
+        AudioFileTypeInfo(type: kAudioFileAIFFType, name: "AIFF", extensions: ["aif", "aiff"], mimeTypes: ["audio/aiff", "audio/x-aiff"],
+                          utis: ["public.aiff-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32)]),
+        AudioFileTypeInfo(type: kAudioFileAIFCType, name: "AIFC", extensions: ["aifc", "aiff", "aif"], mimeTypes: ["audio/aiff", "audio/x-aiff"],
+                          utis: ["public.aifc-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16), (12, 24), (12, 32)]),
+        AudioFileTypeInfo(type: kAudioFileWAVEType, name: "WAVE", extensions: ["wav", "wave"], mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave"],
+                          utis: ["com.microsoft.waveform-audio"], pcm: [(8, 8), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
+        AudioFileTypeInfo(type: kAudioFileCAFType, name: "CAF", extensions: ["caf"], mimeTypes: ["audio/x-caf"],
+                          utis: ["com.apple.coreaudio-format"],
+                          pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
+    ]
+
+    static func find(_ type: AudioFileTypeID) -> AudioFileTypeInfo? { all.first { $0.type == type } }
+}
+
+enum AudioFileGlobalInfo {
+    enum Value {
+        case bytes([UInt8])
+        case object(AnyObject)
+    }
+
+    static func value(_ id: AudioFilePropertyID, _ size: UInt32, _ spec: UnsafeMutableRawPointer?) -> Result<Value, AUStatusError> {
+        func bytes<T>(_ values: [T]) -> Value { .bytes(values.withUnsafeBytes { Array($0) }) }
+        func specifier<T>(_ t: T.Type) -> T? {
+            guard let spec, Int(size) >= MemoryLayout<T>.size else { return nil }
+            return spec.loadUnaligned(as: T.self)
+        }
+        switch id {
+        case kAudioFileGlobalInfo_ReadableTypes, kAudioFileGlobalInfo_WritableTypes:
+            return .success(bytes(AudioFileTypeInfo.all.map(\.type)))
+        case kAudioFileGlobalInfo_FileTypeName:
+            guard let t = specifier(AudioFileTypeID.self) else { return .failure(AUStatusError(kAudioFileBadPropertySizeError)) }
+            guard let info = AudioFileTypeInfo.find(t) else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+            return .success(.object(info.name as NSString))
+        case kAudioFileGlobalInfo_AvailableFormatIDs:
+            guard let t = specifier(AudioFileTypeID.self) else { return .failure(AUStatusError(kAudioFileBadPropertySizeError)) }
+            guard AudioFileTypeInfo.find(t) != nil else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+            return .success(bytes([kAudioFormatLinearPCM]))
+        case kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat:
+            guard let tf = specifier(AudioFileTypeAndFormatID.self) else { return .failure(AUStatusError(kAudioFileBadPropertySizeError)) }
+            guard let info = AudioFileTypeInfo.find(tf.mFileType) else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+            guard tf.mFormatID == kAudioFormatLinearPCM else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+            let list = info.pcm.map { flags, bits in
+                AudioStreamBasicDescription(mSampleRate: 0, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: 0,
+                                            mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 0, mBitsPerChannel: bits, mReserved: 0)
+            }
+            return .success(bytes(list))
+        case kAudioFileGlobalInfo_ExtensionsForType, kAudioFileGlobalInfo_MIMETypesForType, kAudioFileGlobalInfo_UTIsForType:
+            guard let t = specifier(AudioFileTypeID.self) else { return .failure(AUStatusError(kAudioFileBadPropertySizeError)) }
+            guard let info = AudioFileTypeInfo.find(t) else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+            let list = id == kAudioFileGlobalInfo_ExtensionsForType ? info.extensions : id == kAudioFileGlobalInfo_MIMETypesForType ? info.mimeTypes : info.utis
+            return .success(.object(list as NSArray))
+        case kAudioFileGlobalInfo_AllExtensions, kAudioFileGlobalInfo_AllMIMETypes, kAudioFileGlobalInfo_AllUTIs:
+            var seen: [String] = []
+            for info in AudioFileTypeInfo.all {
+                let list = id == kAudioFileGlobalInfo_AllExtensions ? info.extensions : id == kAudioFileGlobalInfo_AllMIMETypes ? info.mimeTypes : info.utis
+                for e in list where !seen.contains(e) { seen.append(e) }
+            }
+            return .success(.object(seen as NSArray))
+        case kAudioFileGlobalInfo_TypesForExtension, kAudioFileGlobalInfo_TypesForMIMEType, kAudioFileGlobalInfo_TypesForUTI:
+            guard let spec, Int(size) == MemoryLayout<UnsafeRawPointer>.size,
+                  let raw = spec.load(as: UnsafeRawPointer?.self),
+                  let key = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? String else {
+                return .failure(AUStatusError(kAudioFileBadPropertySizeError))
+            }
+            let types = AudioFileTypeInfo.all.filter { info in
+                let list = id == kAudioFileGlobalInfo_TypesForExtension ? info.extensions : id == kAudioFileGlobalInfo_TypesForMIMEType ? info.mimeTypes : info.utis
+                return list.contains(key.lowercased())
+            }.map(\.type)
+            return .success(bytes(types))
+        default:
+            return .failure(AUStatusError(kAudioFileUnsupportedPropertyError))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What a container parser finds in a file, independent of the container: the stream format, where
+/// the audio data is, and metadata. Sizes are already checked against the file's real size.
+struct AudioFileLayout {
+    var fileType: AudioFileTypeID
+    var format: AudioStreamBasicDescription
+    var dataOffset: Int64
+    var dataByteCount: Int64
+    /// Raw AudioChannelLayout bytes (Apple's layout), if the file has one.
+    var channelLayout: [UInt8]?
+    var magicCookie: [UInt8]?
+    var info: [String: String] = [:]
+    /// Container-specific: where the size fields are to patch when the data grows.
+    var headerPatch: HeaderPatch = .none
+    /// Other chunks (user data), by four-char code, in file order.
+    var userData: [(UInt32, [UInt8])] = []
+
+    enum HeaderPatch {
+        case none
+        case wave(riffSizeOffset: Int64, dataSizeOffset: Int64)
+        case aiff(formSizeOffset: Int64, frameCountOffset: Int64, ssndSizeOffset: Int64)
+        case caf(dataSizeOffset: Int64)
+    }
+}
+
+/// One container format: parse an existing file, and lay out a new one.
+protocol AudioFileContainer {
+    static var fileType: AudioFileTypeID { get }
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError>
+    /// A new file's header bytes for `format` (with `channelLayout` if given); the layout's dataOffset says
+    /// where audio starts. Fails with kAudioFileUnsupportedDataFormatError for formats it cannot hold.
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError>
+    /// The header fields to write after the data grew to `dataByteCount` bytes.
+    static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])]
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// What an `AudioFileID` points at: an open container (WAVE, AIFF/AIFC or CAF) holding linear PCM,
+/// its parsed layout, and the byte store behind it. Reading and writing go through packets (one PCM
+/// frame each) or raw data bytes; header sizes are patched when the data grows and at close.
+/// Never used on the render thread.
+final class AudioFileObject: @unchecked Sendable {
+    static let handles = LiveHandleTable()
+
+    static let containers: [AudioFileTypeID: AudioFileContainer.Type] = [
+        kAudioFileWAVEType: WAVEContainer.self, kAudioFileAIFFType: AIFFContainer.self,
+        kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self,
+    ]
+
+    let store: ByteStore
+    let container: AudioFileContainer.Type
+    var layout: AudioFileLayout
+    let writable: Bool
+    private var headerDirty = false
+    let lock = NSLock()
+
+    var handle: AudioFileID { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+    var format: AudioStreamBasicDescription { layout.format }
+    var bytesPerPacket: Int64 { Int64(max(layout.format.mBytesPerPacket, 1)) }
+    var packetCount: Int64 { layout.dataByteCount / bytesPerPacket }
+
+    init(store: ByteStore, container: AudioFileContainer.Type, layout: AudioFileLayout, writable: Bool) {
+        self.store = store
+        self.container = container
+        self.layout = layout
+        self.writable = writable
+    }
+
+    /// Opens an existing file: the hint first, then every container in turn.
+    static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, AUStatusError> {
+        var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType]
+        if let h = order.firstIndex(of: hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint) { order.swapAt(0, h) }
+        var firstError: AUStatusError?
+        for type in order {
+            switch containers[type]!.parse(store) {
+            case .success(let layout):
+                return .success(AudioFileObject(store: store, container: containers[layout.fileType] ?? containers[type]!,
+                                                layout: layout, writable: writable))
+            case .failure(let e):
+                // A file that is recognisably this container but broken reports its own error.
+                if e.status != kAudioFileInvalidFileError && firstError == nil { firstError = e }
+            }
+        }
+        return .failure(firstError ?? AUStatusError(kAudioFileUnsupportedFileTypeError))
+    }
+
+    /// Creates a new file of `type` holding `format`.
+    static func create(_ store: ByteStore, type: AudioFileTypeID, format: AudioStreamBasicDescription) -> Result<AudioFileObject, AUStatusError> {
+        guard let container = containers[type] else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+        switch container.create(format: format, channelLayout: nil) {
+        case .failure(let e): return .failure(e)
+        case .success(let (header, layout)):
+            guard store.truncate(to: 0), store.write(at: 0, header) else { return .failure(AUStatusError(kAudioFilePermissionsError)) }
+            let file = AudioFileObject(store: store, container: container, layout: layout, writable: true)
+            file.headerDirty = true
+            return .success(file)
+        }
+    }
+
+    /// Rewrites the header with a channel layout (allowed before any audio is written).
+    func setChannelLayout(_ bytes: [UInt8]) -> OSStatus {
+        guard writable else { return kAudioFilePermissionsError }
+        guard layout.dataByteCount == 0 else { return kAudioFileOperationNotSupportedError }
+        switch container.create(format: layout.format, channelLayout: bytes) {
+        case .failure(let e): return e.status
+        case .success(let (header, newLayout)):
+            guard store.truncate(to: 0), store.write(at: 0, header) else { return kAudioFilePermissionsError }
+            layout = newLayout
+            headerDirty = true
+            return noErr
+        }
+    }
+
+    // MARK: Data
+
+    func readBytes(at start: Int64, count: Int, into buffer: UnsafeMutableRawPointer) -> (Int, OSStatus) {
+        guard start >= 0 else { return (0, kAudioFilePositionError) }
+        if start >= layout.dataByteCount { return (0, kAudioFileEndOfFileError) }
+        let n = Int(min(Int64(count), layout.dataByteCount - start))
+        let got = store.read(at: layout.dataOffset + start, count: n, into: buffer)
+        return (got, got < count ? kAudioFileEndOfFileError : noErr)
+    }
+
+    func writeBytes(at start: Int64, count: Int, from buffer: UnsafeRawPointer) -> OSStatus {
+        guard writable else { return kAudioFilePermissionsError }
+        guard start >= 0 else { return kAudioFilePositionError }
+        let end = start + Int64(count)
+        if layout.fileType == kAudioFileWAVEType || layout.fileType == kAudioFileAIFFType || layout.fileType == kAudioFileAIFCType,
+           layout.dataOffset + end > Int64(UInt32.max) {
+            return kAudioFileDoesNotAllow64BitDataSizeError
+        }
+        guard store.write(at: layout.dataOffset + start, buffer, count: count) else { return kAudioFilePermissionsError }
+        if end > layout.dataByteCount {
+            layout.dataByteCount = end
+            headerDirty = true
+        }
+        return noErr
+    }
+
+    /// Brings the header's size fields up to date (and pads RIFF/AIFF data to an even length).
+    func updateHeader() -> OSStatus {
+        guard writable, headerDirty else { return noErr }
+        for (offset, bytes) in container.sizeFields(layout, dataByteCount: layout.dataByteCount) {
+            guard store.write(at: offset, bytes) else { return kAudioFilePermissionsError }
+        }
+        if layout.dataByteCount & 1 == 1 && layout.fileType != kAudioFileCAFType {
+            store.write(at: layout.dataOffset + layout.dataByteCount, [0])
+        }
+        headerDirty = false
+        return noErr
+    }
+}

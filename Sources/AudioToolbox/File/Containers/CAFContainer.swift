@@ -1,0 +1,155 @@
+/// Core Audio Format: 'desc', 'data' (with the unknown size -1 a crashed writer leaves: the data runs
+/// to the end of the file), 'chan', 'kuki', 'info', 'free' and other chunks kept as user data. Linear
+/// PCM of every depth and endianness. All fields are big-endian; chunk sizes are 64-bit.
+enum CAFContainer: AudioFileContainer {
+    static var fileType: AudioFileTypeID { kAudioFileCAFType }
+
+    static let caff = OCAFormat.fourCharCode("caff"), desc = OCAFormat.fourCharCode("desc"), data = OCAFormat.fourCharCode("data")
+    static let chan = OCAFormat.fourCharCode("chan"), kuki = OCAFormat.fourCharCode("kuki"), info = OCAFormat.fourCharCode("info")
+    static let free = OCAFormat.fourCharCode("free")
+
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> {
+        let fileSize = store.size
+        guard let header = store.bytes(at: 0, count: 8) else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        var r = ByteReader(header)
+        guard r.fourCC() == caff, r.u16be() == 1 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        var format: AudioStreamBasicDescription?
+        var layout: [UInt8]?, cookie: [UInt8]?
+        var dataOffset: Int64 = -1, dataSize: Int64 = 0, dataSizeField: Int64 = 0
+        var infoDict: [String: String] = [:]
+        var userData: [(UInt32, [UInt8])] = []
+        var offset: Int64 = 8, chunks = 0
+        while offset + 12 <= fileSize {
+            chunks += 1
+            if chunks > 10_000 { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+            guard let ch = store.bytes(at: offset, count: 12) else { break }
+            var cr = ByteReader(ch)
+            let id = cr.fourCC()!, rawSize = Int64(bitPattern: cr.u64be()!)
+            let body = offset + 12
+            if id == data {
+                // 4 bytes of edit count, then audio; size -1 means "to the end of the file".
+                guard rawSize == -1 || rawSize >= 4 else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+                dataOffset = body + 4
+                dataSizeField = offset + 4
+                let available = max(0, fileSize - dataOffset)
+                dataSize = rawSize == -1 ? available : min(rawSize - 4, available)
+                if rawSize == -1 { break }
+                offset = body + rawSize
+                continue
+            }
+            guard rawSize >= 0, rawSize <= fileSize - body else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+            if id == desc {
+                guard rawSize >= 32, let b = store.bytes(at: body, count: 32) else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+                switch parseDescription(b) {
+                case .success(let f): format = f
+                case .failure(let e): return .failure(e)
+                }
+            } else if rawSize <= 1 << 24, let b = store.bytes(at: body, count: Int(rawSize)) {
+                switch id {
+                case chan: layout = cafLayoutToNative(b)
+                case kuki: cookie = b
+                case info: parseInfo(b, into: &infoDict)
+                case free: break
+                default: userData.append((id, b))
+                }
+            }
+            offset = body + rawSize
+        }
+        guard let format, dataOffset >= 0 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        if format.mBytesPerPacket > 0 { dataSize -= dataSize % Int64(format.mBytesPerPacket) }
+        return .success(AudioFileLayout(fileType: kAudioFileCAFType, format: format, dataOffset: dataOffset, dataByteCount: dataSize,
+                                        channelLayout: layout, magicCookie: cookie, info: infoDict,
+                                        headerPatch: .caf(dataSizeOffset: dataSizeField), userData: userData))
+    }
+
+    static func parseDescription(_ b: [UInt8]) -> Result<AudioStreamBasicDescription, AUStatusError> {
+        var r = ByteReader(b)
+        let rate = Double(bitPattern: r.u64be()!)
+        let formatID = r.u32be()!, cafFlags = r.u32be()!
+        let bytesPerPacket = r.u32be()!, framesPerPacket = r.u32be()!, channels = r.u32be()!, bits = r.u32be()!
+        guard rate > 0, rate <= 3_072_000, channels >= 1, channels <= 1024 else {
+            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        guard formatID == kAudioFormatLinearPCM else {
+            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))  // codecs arrive with their issues
+        }
+        guard framesPerPacket == 1, bytesPerPacket > 0, bytesPerPacket % channels == 0, bits >= 1, bits <= 64,
+              (bytesPerPacket / channels) * 8 >= bits, bytesPerPacket / channels <= 8 else {
+            return .failure(AUStatusError(kAudioFileInvalidChunkError))
+        }
+        let isFloat = cafFlags & 1 != 0, little = cafFlags & 2 != 0
+        let container = bytesPerPacket / channels
+        var flags: AudioFormatFlags = isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger
+        if !little && container > 1 { flags |= kAudioFormatFlagIsBigEndian }
+        flags |= container * 8 == bits ? kAudioFormatFlagIsPacked : kAudioFormatFlagIsAlignedHigh
+        return .success(AudioStreamBasicDescription(mSampleRate: rate, mFormatID: formatID, mFormatFlags: flags,
+                                                    mBytesPerPacket: bytesPerPacket, mFramesPerPacket: 1, mBytesPerFrame: bytesPerPacket,
+                                                    mChannelsPerFrame: channels, mBitsPerChannel: bits, mReserved: 0))
+    }
+
+    /// CAF stores AudioChannelLayout big-endian; in memory it is native (little-endian) as Apple's API gives it.
+    static func cafLayoutToNative(_ b: [UInt8]) -> [UInt8]? {
+        guard b.count >= 12 else { return nil }
+        var r = ByteReader(b)
+        let tag = r.u32be()!, bitmap = r.u32be()!, count = r.u32be()!
+        guard count <= 1024, b.count >= 12 + Int(count) * 20 else { return nil }
+        var w = ByteWriter()
+        w.le(UInt64(tag), 4); w.le(UInt64(bitmap), 4); w.le(UInt64(count), 4)
+        for _ in 0..<count { for _ in 0..<5 { w.le(UInt64(r.u32be()!), 4) } }
+        return w.bytes
+    }
+
+    static func nativeLayoutToCAF(_ b: [UInt8]) -> [UInt8] {
+        var r = ByteReader(b)
+        var w = ByteWriter()
+        while r.remaining >= 4 { w.be(UInt64(r.u32le()!), 4) }
+        return w.bytes
+    }
+
+    static func parseInfo(_ b: [UInt8], into dict: inout [String: String]) {
+        var r = ByteReader(b)
+        guard let count = r.u32be() else { return }
+        var strings: [String] = []
+        var current: [UInt8] = []
+        while let byte = r.take(1)?.first {
+            if byte == 0 { strings.append(String(decoding: current, as: UTF8.self)); current = [] } else { current.append(byte) }
+        }
+        for i in 0..<min(Int(count), strings.count / 2) { dict[strings[2 * i]] = strings[2 * i + 1] }
+    }
+
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+        guard let pcm = PCMFormat(f), pcm.isInterleaved, pcm.layout.fractionBits == 0,
+              pcm.layout.isSigned || pcm.layout.isFloat else {
+            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        let l = pcm.layout
+        var w = ByteWriter()
+        w.fourCC(caff); w.be(1, 2); w.be(0, 2)
+        w.fourCC(desc); w.be(32, 8)
+        w.be(f.mSampleRate.bitPattern, 8)
+        w.be(UInt64(kAudioFormatLinearPCM), 4)
+        w.be(UInt64((l.isFloat ? 1 : 0) | (l.isBigEndian || l.containerBytes == 1 ? 0 : 2)), 4)
+        w.be(UInt64(f.mBytesPerPacket), 4); w.be(1, 4); w.be(UInt64(f.mChannelsPerFrame), 4); w.be(UInt64(l.validBits), 4)
+        if let channelLayout, channelLayout.count >= 12 {
+            w.fourCC(chan); w.be(UInt64(channelLayout.count), 8)
+            w.append(nativeLayoutToCAF(channelLayout))
+        }
+        let dataSizeOffset = Int64(w.bytes.count + 4)
+        // Unknown size until the file is closed: a crashed writer still leaves a readable file.
+        w.fourCC(data); w.be(UInt64(bitPattern: -1), 8); w.be(0, 4)
+        var stored = f
+        stored.mFormatFlags = (l.isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger)
+            | (l.isBigEndian && l.containerBytes > 1 ? kAudioFormatFlagIsBigEndian : 0)
+            | (l.validBits == l.containerBytes * 8 ? kAudioFormatFlagIsPacked : kAudioFormatFlagIsAlignedHigh)
+        let layout = AudioFileLayout(fileType: kAudioFileCAFType, format: stored, dataOffset: Int64(w.bytes.count), dataByteCount: 0,
+                                     channelLayout: channelLayout, headerPatch: .caf(dataSizeOffset: dataSizeOffset))
+        return .success((w.bytes, layout))
+    }
+
+    static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {
+        guard case .caf(let offset) = layout.headerPatch else { return [] }
+        var w = ByteWriter()
+        w.be(UInt64(dataByteCount + 4), 8)
+        return [(offset, w.bytes)]
+    }
+}

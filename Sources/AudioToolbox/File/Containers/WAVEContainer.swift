@@ -1,0 +1,182 @@
+/// RIFF WAVE: PCM (format 1), IEEE float (3) and WAVE_FORMAT_EXTENSIBLE (0xFFFE, with PCM or float
+/// subformats and a channel mask), LIST/INFO metadata. 8-bit samples are unsigned, wider ones signed
+/// little-endian; extensible files with fewer valid bits than the container keep them in the high bits.
+enum WAVEContainer: AudioFileContainer {
+    static var fileType: AudioFileTypeID { kAudioFileWAVEType }
+
+    static let riff = OCAFormat.fourCharCode("RIFF"), wave = OCAFormat.fourCharCode("WAVE")
+    static let fmt = OCAFormat.fourCharCode("fmt "), data = OCAFormat.fourCharCode("data")
+    static let list = OCAFormat.fourCharCode("LIST"), info = OCAFormat.fourCharCode("INFO")
+
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> {
+        let fileSize = store.size
+        guard let header = store.bytes(at: 0, count: 12) else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        var r = ByteReader(header)
+        guard r.fourCC() == riff, r.u32le() != nil, r.fourCC() == wave else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        var format: AudioStreamBasicDescription?
+        var layout: [UInt8]?
+        var dataOffset: Int64 = -1, dataSize: Int64 = 0, dataSizeField: Int64 = 0
+        var infoDict: [String: String] = [:]
+        var userData: [(UInt32, [UInt8])] = []
+        var offset: Int64 = 12
+        var chunks = 0
+        while offset + 8 <= fileSize {
+            chunks += 1
+            if chunks > 10_000 { return .failure(AUStatusError(kAudioFileInvalidFileError)) }  // a loop of tiny chunks
+            guard let ch = store.bytes(at: offset, count: 8) else { break }
+            var cr = ByteReader(ch)
+            let id = cr.fourCC()!, size = Int64(cr.u32le()!)
+            let body = offset + 8
+            if id == data {
+                dataOffset = body
+                dataSizeField = offset + 4
+                // A size past the end (a truncated file or a writer that never finished): use what is there.
+                dataSize = min(size, fileSize - body)
+            } else if id == fmt {
+                guard size >= 16, size <= 1 << 16, let b = store.bytes(at: body, count: Int(size)) else {
+                    return .failure(AUStatusError(kAudioFileInvalidChunkError))
+                }
+                switch parseFormat(b) {
+                case .success(let (f, l)): format = f; layout = l
+                case .failure(let e): return .failure(e)
+                }
+            } else if id == list, size >= 4, size <= 1 << 20, let b = store.bytes(at: body, count: Int(size)) {
+                parseInfo(b, into: &infoDict)
+                userData.append((id, b))
+            } else if size <= 1 << 20, let b = store.bytes(at: body, count: Int(size)) {
+                userData.append((id, b))
+            }
+            // Chunks are word aligned; a size can never move us backwards.
+            offset = body + size + (size & 1)
+        }
+        guard let format else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        guard dataOffset >= 0 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        // Whole frames only.
+        dataSize -= dataSize % Int64(max(format.mBytesPerFrame, 1))
+        return .success(AudioFileLayout(fileType: kAudioFileWAVEType, format: format, dataOffset: dataOffset, dataByteCount: dataSize,
+                                        channelLayout: layout, info: infoDict,
+                                        headerPatch: .wave(riffSizeOffset: 4, dataSizeOffset: dataSizeField), userData: userData))
+    }
+
+    /// The 'fmt ' chunk: returns the stream format and, for extensible files, a bitmap channel layout.
+    static func parseFormat(_ b: [UInt8]) -> Result<(AudioStreamBasicDescription, [UInt8]?), AUStatusError> {
+        var r = ByteReader(b)
+        var tag = r.u16le()!
+        let channels = UInt32(r.u16le()!), rate = Double(r.u32le()!)
+        _ = r.u32le()  // byte rate: derived, not trusted
+        let blockAlign = UInt32(r.u16le()!)
+        var bits = UInt32(r.u16le()!)
+        var layout: [UInt8]?
+        if tag == 0xFFFE {
+            guard let extra = r.u16le(), extra >= 22, let valid = r.u16le(), let mask = r.u32le(), let sub = r.u16le() else {
+                return .failure(AUStatusError(kAudioFileInvalidChunkError))
+            }
+            tag = sub
+            if valid > 0 && UInt32(valid) < bits { bits = UInt32(valid) }
+            if mask != 0 {
+                var w = ByteWriter()
+                w.le(UInt64(kAudioChannelLayoutTag_UseChannelBitmap), 4)
+                w.le(UInt64(mask), 4)
+                w.le(0, 4)
+                layout = w.bytes
+            }
+        }
+        guard channels >= 1, channels <= 1024, rate > 0, rate <= 3_072_000, bits >= 1, bits <= 64 else {
+            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        let container = blockAlign / channels
+        guard blockAlign > 0, blockAlign % channels == 0, container * 8 >= bits, container <= 8 else {
+            return .failure(AUStatusError(kAudioFileInvalidChunkError))
+        }
+        var flags: AudioFormatFlags
+        switch tag {
+        case 1:
+            flags = bits > 8 ? kAudioFormatFlagIsSignedInteger : 0
+        case 3:
+            guard bits == 32 || bits == 64, container * 8 == bits else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+            flags = kAudioFormatFlagIsFloat
+        default:
+            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        if container * 8 == bits { flags |= kAudioFormatFlagIsPacked } else { flags |= kAudioFormatFlagIsAlignedHigh }
+        let f = AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
+                                            mBytesPerPacket: blockAlign, mFramesPerPacket: 1, mBytesPerFrame: blockAlign,
+                                            mChannelsPerFrame: channels, mBitsPerChannel: bits, mReserved: 0)
+        return .success((f, layout))
+    }
+
+    /// LIST/INFO sub-chunks: four-char key, size, NUL-terminated text.
+    static func parseInfo(_ b: [UInt8], into dict: inout [String: String]) {
+        var r = ByteReader(b)
+        guard r.fourCC() == info else { return }
+        let names: [String: String] = ["INAM": "title", "IART": "artist", "IPRD": "album", "ICMT": "comments",
+                                       "ICRD": "year", "IGNR": "genre", "ICOP": "copyright", "ISFT": "encoding application",
+                                       "ITRK": "track number"]
+        while r.remaining >= 8 {
+            let key = OCAFormat.string(fromFourCharCode: r.fourCC()!).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            let size = Int(r.u32le()!)
+            guard let text = r.take(size) else { return }
+            if size & 1 == 1 { _ = r.skip(1) }
+            let value = String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
+            dict[names[key] ?? key] = value
+        }
+    }
+
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+        guard let pcm = PCMFormat(f), pcm.isInterleaved else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+        let l = pcm.layout
+        // WAVE holds little-endian data: unsigned 8-bit, signed wider integers, or floats; no fixed point.
+        let signedOK = l.validBits <= 8 ? !l.isSigned || l.isFloat : l.isSigned
+        guard !l.isBigEndian, l.fractionBits == 0, signedOK || l.isFloat, l.isFloat || l.validBits == 8 || l.validBits > 8 else {
+            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        if !l.isFloat && l.validBits == 8 && l.isSigned { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+        if !l.isFloat && l.validBits < l.containerBytes * 8 && !l.isAlignedHigh { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+        let extensible = f.mChannelsPerFrame > 2 || l.validBits != l.containerBytes * 8 || (!l.isFloat && l.validBits > 16)
+        var w = ByteWriter()
+        w.fourCC(riff); w.le(0, 4); w.fourCC(wave)
+        w.fourCC(fmt)
+        w.le(extensible ? 40 : (l.isFloat ? 18 : 16), 4)
+        w.le(extensible ? 0xFFFE : (l.isFloat ? 3 : 1), 2)
+        w.le(UInt64(f.mChannelsPerFrame), 2)
+        w.le(UInt64(f.mSampleRate), 4)
+        w.le(UInt64(f.mSampleRate) * UInt64(f.mBytesPerFrame), 4)
+        w.le(UInt64(f.mBytesPerFrame), 2)
+        w.le(UInt64(l.containerBytes * 8), 2)
+        if extensible {
+            w.le(22, 2)
+            w.le(UInt64(l.validBits), 2)
+            w.le(UInt64(channelMask(channelLayout, channels: f.mChannelsPerFrame)), 4)
+            // KSDATAFORMAT_SUBTYPE_PCM / IEEE_FLOAT: xxxxxxxx-0000-0010-8000-00aa00389b71
+            w.le(l.isFloat ? 3 : 1, 4)
+            w.append([0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71])
+        } else if l.isFloat {
+            w.le(0, 2)
+        }
+        let dataSizeOffset = Int64(w.bytes.count + 4)
+        w.fourCC(data); w.le(0, 4)
+        var stored = f
+        stored.mFormatFlags = (l.isFloat ? kAudioFormatFlagIsFloat : (l.validBits > 8 ? kAudioFormatFlagIsSignedInteger : 0))
+            | (l.validBits == l.containerBytes * 8 ? kAudioFormatFlagIsPacked : kAudioFormatFlagIsAlignedHigh)
+        let layout = AudioFileLayout(fileType: kAudioFileWAVEType, format: stored, dataOffset: Int64(w.bytes.count), dataByteCount: 0,
+                                     channelLayout: channelLayout, headerPatch: .wave(riffSizeOffset: 4, dataSizeOffset: dataSizeOffset))
+        return .success((w.bytes, layout))
+    }
+
+    /// The WAVE channel mask: from a bitmap layout, else the first N standard speaker positions.
+    static func channelMask(_ layout: [UInt8]?, channels: UInt32) -> UInt32 {
+        if let layout, layout.count >= 8 {
+            var r = ByteReader(layout)
+            if r.u32le() == kAudioChannelLayoutTag_UseChannelBitmap, let bitmap = r.u32le() { return bitmap }
+        }
+        return channels >= 32 ? 0 : (UInt32(1) << channels) - 1
+    }
+
+    static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {
+        guard case .wave(let riffOffset, let dataOffsetField) = layout.headerPatch else { return [] }
+        var riffSize = ByteWriter(), dataSize = ByteWriter()
+        riffSize.le(UInt64(clamping: max(0, layout.dataOffset + dataByteCount + (dataByteCount & 1) - 8)), 4)
+        dataSize.le(UInt64(clamping: dataByteCount), 4)
+        return [(riffOffset, riffSize.bytes), (dataOffsetField, dataSize.bytes)]
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+
+// Extended Audio File Services (ExtendedAudioFile.h): an audio file with a client format.
+
+private func withExt(_ ref: ExtAudioFileRef?, _ body: (ExtAudioFileObject) -> OSStatus) -> OSStatus {
+    guard let x = ExtAudioFileObject.handles.object(ref.map { UnsafeMutableRawPointer($0) }, as: ExtAudioFileObject.self) else {
+        return kAudio_ParamError
+    }
+    x.lock.lock()
+    defer { x.lock.unlock() }
+    return body(x)
+}
+
+private func wrap(_ fileID: AudioFileID, owns: Bool, forWriting: Bool, _ out: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
+    guard let file = AudioFileObject.handles.object(UnsafeMutableRawPointer(fileID), as: AudioFileObject.self) else { return kAudio_ParamError }
+    guard PCMFormat(file.format) != nil else { return kExtAudioFileError_InvalidDataFormat }
+    let x = ExtAudioFileObject(file: file, handle: fileID, ownsFile: owns, forWriting: forWriting)
+    out.pointee = OpaquePointer(ExtAudioFileObject.handles.add(x))
+    return noErr
+}
+
+/// Opens a file for reading; the client format starts as the file's format.
+@discardableResult
+public func ExtAudioFileOpenURL(_ inURL: CFURL, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
+    outExtAudioFile.pointee = nil
+    var fileID: AudioFileID?
+    let status = AudioFileOpenURL(inURL, .readPermission, 0, &fileID)
+    guard status == noErr, let fileID else { return status }
+    let wrapped = wrap(fileID, owns: true, forWriting: false, outExtAudioFile)
+    if wrapped != noErr { AudioFileClose(fileID) }
+    return wrapped
+}
+
+/// Wraps an open AudioFileID (which the caller keeps and closes).
+@discardableResult
+public func ExtAudioFileWrapAudioFileID(_ inFileID: AudioFileID, _ inForWriting: Bool,
+                                        _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
+    outExtAudioFile.pointee = nil
+    return wrap(inFileID, owns: false, forWriting: inForWriting, outExtAudioFile)
+}
+
+/// Creates a file of `inFileType` with the data format `inStreamDesc`; set the client format to write
+/// in another format. `inFlags` takes AudioFileFlags (kAudioFileFlags_EraseFile).
+@discardableResult
+public func ExtAudioFileCreateWithURL(_ inURL: CFURL, _ inFileType: AudioFileTypeID,
+                                      _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>,
+                                      _ inChannelLayout: UnsafePointer<AudioChannelLayout>?, _ inFlags: UInt32,
+                                      _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
+    outExtAudioFile.pointee = nil
+    var fileID: AudioFileID?
+    var status = AudioFileCreateWithURL(inURL, inFileType, inStreamDesc, AudioFileFlags(rawValue: inFlags), &fileID)
+    guard status == noErr, let fileID else { return status }
+    if let inChannelLayout {
+        let size = 12 + 20 * Int(inChannelLayout.pointee.mNumberChannelDescriptions)
+        status = AudioFileSetProperty(fileID, kAudioFilePropertyChannelLayout, UInt32(size), inChannelLayout)
+        if status != noErr { AudioFileClose(fileID); return status }
+    }
+    status = wrap(fileID, owns: true, forWriting: true, outExtAudioFile)
+    if status != noErr { AudioFileClose(fileID) }
+    return status
+}
+
+/// Flushes pending output, finishes the file and frees the object (closing the file if it opened it).
+@discardableResult
+public func ExtAudioFileDispose(_ inExtAudioFile: ExtAudioFileRef) -> OSStatus {
+    guard let x = ExtAudioFileObject.handles.remove(UnsafeMutableRawPointer(inExtAudioFile), as: ExtAudioFileObject.self) else {
+        return kAudio_ParamError
+    }
+    x.lock.lock()
+    let status = x.finish()
+    x.lock.unlock()
+    if x.ownsFile { AudioFileClose(x.fileHandle) }
+    return status
+}
+
+/// Reads up to `*ioNumberFrames` client frames (clamped to the buffers' capacity); 0 at the end.
+@discardableResult
+public func ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef, _ ioNumberFrames: UnsafeMutablePointer<UInt32>,
+                             _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    withExt(inExtAudioFile) { x in
+        let list = UnsafeMutableAudioBufferListPointer(ioData)
+        let (n, status) = x.read(list, frames: Int(ioNumberFrames.pointee))
+        ioNumberFrames.pointee = UInt32(n)
+        if let pcm = PCMFormat(x.clientFormat) {
+            for b in 0..<list.count { list[b].mDataByteSize = UInt32(n * pcm.bytesPerFrame) }
+        }
+        return status
+    }
+}
+
+@discardableResult
+public func ExtAudioFileWrite(_ inExtAudioFile: ExtAudioFileRef, _ inNumberFrames: UInt32,
+                              _ ioData: UnsafePointer<AudioBufferList>) -> OSStatus {
+    withExt(inExtAudioFile) { $0.write(UnsafeMutablePointer(mutating: ioData), frames: Int(inNumberFrames)) }
+}
+
+/// Writes from a real-time thread without blocking it: frames go into a ring that a background
+/// thread writes to the file. Call it once with 0 frames and nil data off the render thread first to
+/// allocate the ring. A full ring answers kExtAudioFileError_AsyncWriteBufferOverflow.
+@discardableResult
+public func ExtAudioFileWriteAsync(_ inExtAudioFile: ExtAudioFileRef, _ inNumberFrames: UInt32,
+                                   _ ioData: UnsafePointer<AudioBufferList>?) -> OSStatus {
+    // No lock here: the render thread must never wait for the writer thread.
+    guard let x = ExtAudioFileObject.handles.object(UnsafeMutableRawPointer(inExtAudioFile), as: ExtAudioFileObject.self) else {
+        return kAudio_ParamError
+    }
+    guard x.forWriting, let pcm = PCMFormat(x.clientFormat) else { return kExtAudioFileError_InvalidOperationOrder }
+    if !x.asyncWriter.isPrimed {
+        x.asyncWriter.prime(x, format: pcm, frames: Int(x.ioBufferSizeBytes) / pcm.bytesPerFrame * 4)
+    }
+    guard let ioData, inNumberFrames > 0 else { return noErr }
+    let status = x.asyncWriter.enqueue(UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: ioData)), frames: Int(inNumberFrames))
+    return status != noErr ? status : x.asyncWriter.lastError
+}
+
+/// Moves the read (or write) position to a client frame.
+@discardableResult
+public func ExtAudioFileSeek(_ inExtAudioFile: ExtAudioFileRef, _ inFrameOffset: Int64) -> OSStatus {
+    withExt(inExtAudioFile) { $0.seek(inFrameOffset) }
+}
+
+@discardableResult
+public func ExtAudioFileTell(_ inExtAudioFile: ExtAudioFileRef, _ outFrameOffset: UnsafeMutablePointer<Int64>) -> OSStatus {
+    withExt(inExtAudioFile) { x in outFrameOffset.pointee = x.tell; return noErr }
+}
+
+private func extPropertyInfo(_ x: ExtAudioFileObject, _ id: ExtAudioFilePropertyID) -> (UInt32, Bool)? {
+    let asbd = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+    switch id {
+    case kExtAudioFileProperty_FileDataFormat: return (asbd, false)
+    case kExtAudioFileProperty_ClientDataFormat: return (asbd, true)
+    case kExtAudioFileProperty_FileLengthFrames: return (8, x.forWriting)
+    case kExtAudioFileProperty_AudioFile: return (UInt32(MemoryLayout<AudioFileID>.size), false)
+    case kExtAudioFileProperty_AudioConverter: return (UInt32(MemoryLayout<AudioConverterRef>.size), false)
+    case kExtAudioFileProperty_IOBufferSizeBytes, kExtAudioFileProperty_FileMaxPacketSize, kExtAudioFileProperty_ClientMaxPacketSize:
+        return (4, id == kExtAudioFileProperty_IOBufferSizeBytes)
+    case kExtAudioFileProperty_FileChannelLayout:
+        var size: UInt32 = 0
+        var writable: UInt32 = 0
+        guard AudioFileGetPropertyInfo(x.fileHandle, kAudioFilePropertyChannelLayout, &size, &writable) == noErr else { return nil }
+        return (size, writable != 0)
+    case kExtAudioFileProperty_ClientChannelLayout:
+        return (UInt32(x.clientChannelLayout?.count ?? 12), true)
+    case kExtAudioFileProperty_ConverterConfig:
+        return (UInt32(MemoryLayout<UnsafeRawPointer>.size), true)
+    default:
+        return nil
+    }
+}
+
+@discardableResult
+public func ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
+                                        _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
+    withExt(inExtAudioFile) { x in
+        guard let (size, writable) = extPropertyInfo(x, inPropertyID) else { return kExtAudioFileError_InvalidProperty }
+        outSize?.pointee = size
+        outWritable?.pointee = DarwinBoolean(writable)
+        return noErr
+    }
+}
+
+@discardableResult
+public func ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
+                                    _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>, _ outPropertyData: UnsafeMutableRawPointer) -> OSStatus {
+    withExt(inExtAudioFile) { x in
+        guard let (size, _) = extPropertyInfo(x, inPropertyID) else { return kExtAudioFileError_InvalidProperty }
+        guard ioPropertyDataSize.pointee >= size else { return kExtAudioFileError_InvalidPropertySize }
+        func put<T>(_ v: T) -> OSStatus {
+            outPropertyData.storeBytes(of: v, as: T.self)
+            ioPropertyDataSize.pointee = UInt32(MemoryLayout<T>.size)
+            return noErr
+        }
+        switch inPropertyID {
+        case kExtAudioFileProperty_FileDataFormat: return put(x.fileFormat)
+        case kExtAudioFileProperty_ClientDataFormat: return put(x.clientFormat)
+        case kExtAudioFileProperty_FileLengthFrames: return put(x.lengthFrames)
+        case kExtAudioFileProperty_AudioFile: return put(x.fileHandle)
+        case kExtAudioFileProperty_AudioConverter:
+            guard let c = x.converterHandle else { return kExtAudioFileError_InvalidProperty }
+            return put(c)
+        case kExtAudioFileProperty_IOBufferSizeBytes: return put(x.ioBufferSizeBytes)
+        case kExtAudioFileProperty_FileMaxPacketSize: return put(x.fileFormat.mBytesPerPacket)
+        case kExtAudioFileProperty_ClientMaxPacketSize: return put(x.clientFormat.mBytesPerPacket)
+        case kExtAudioFileProperty_FileChannelLayout:
+            return AudioFileGetProperty(x.fileHandle, kAudioFilePropertyChannelLayout, ioPropertyDataSize, outPropertyData)
+        case kExtAudioFileProperty_ClientChannelLayout:
+            var layout = x.clientChannelLayout ?? {
+                var w = ByteWriter()
+                let channels = x.clientFormat.mChannelsPerFrame
+                w.le(UInt64(channels == 1 ? kAudioChannelLayoutTag_Mono : channels == 2 ? kAudioChannelLayoutTag_Stereo
+                            : kAudioChannelLayoutTag_DiscreteInOrder | channels), 4)
+                w.le(0, 8)
+                return w.bytes
+            }()
+            layout.withUnsafeMutableBytes { outPropertyData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            ioPropertyDataSize.pointee = UInt32(layout.count)
+            return noErr
+        case kExtAudioFileProperty_ConverterConfig:
+            return put(UnsafeRawPointer?.none)
+        default:
+            return kExtAudioFileError_InvalidProperty
+        }
+    }
+}
+
+@discardableResult
+public func ExtAudioFileSetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
+                                    _ inPropertyDataSize: UInt32, _ inPropertyData: UnsafeRawPointer) -> OSStatus {
+    withExt(inExtAudioFile) { x in
+        guard let (size, writable) = extPropertyInfo(x, inPropertyID) else { return kExtAudioFileError_InvalidProperty }
+        guard writable else { return kExtAudioFileError_InvalidProperty }
+        switch inPropertyID {
+        case kExtAudioFileProperty_ClientDataFormat:
+            guard inPropertyDataSize >= 36 else { return kExtAudioFileError_InvalidPropertySize }
+            var f = AudioStreamBasicDescription()
+            withUnsafeMutableBytes(of: &f) { $0.copyMemory(from: UnsafeRawBufferPointer(start: inPropertyData, count: 36)) }
+            return x.setClientFormat(f)
+        case kExtAudioFileProperty_IOBufferSizeBytes:
+            guard inPropertyDataSize == 4 else { return kExtAudioFileError_InvalidPropertySize }
+            x.ioBufferSizeBytes = max(inPropertyData.loadUnaligned(as: UInt32.self), 1024)
+            return noErr
+        case kExtAudioFileProperty_FileChannelLayout:
+            return AudioFileSetProperty(x.fileHandle, kAudioFilePropertyChannelLayout, inPropertyDataSize, inPropertyData)
+        case kExtAudioFileProperty_ClientChannelLayout:
+            guard inPropertyDataSize >= 12 else { return kExtAudioFileError_InvalidPropertySize }
+            x.clientChannelLayout = Array(UnsafeRawBufferPointer(start: inPropertyData, count: Int(inPropertyDataSize)))
+            return noErr
+        case kExtAudioFileProperty_ConverterConfig:
+            return noErr  // nothing to configure for linear PCM
+        case kExtAudioFileProperty_FileLengthFrames:
+            // Truncating a file being written.
+            guard inPropertyDataSize == 8 else { return kExtAudioFileError_InvalidPropertySize }
+            _ = size
+            return kAudioFileOperationNotSupportedError
+        default:
+            return kExtAudioFileError_InvalidProperty
+        }
+    }
+}
