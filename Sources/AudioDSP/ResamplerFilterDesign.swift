@@ -12,19 +12,25 @@ import Darwin
 /// stopband edge at the lower Nyquist itself, so downsampling never aliases into the passband and
 /// upsampling rejects every image of the passband; the cutoff (-6 dB) sits midway in the transition band.
 /// `taps` is the filter length in samples of the lower rate; when downsampling by r the kernel is
-/// stretched to taps / r input samples. Figures measured by the tests (ResamplerTests) from the
-/// coefficient tables in double precision (44100 <-> 48000, exact phases), and through the converter
-/// for THD+N (1 kHz, 44100 -> 48000, Float32 I/O) and aliasing (23 kHz, 48000 -> 44100):
+/// stretched to taps / r input frames (rounded up to a multiple of 8: 184 at High for 48000 -> 44100).
 ///
-/// | quality | taps | beta  | passband | ripple     | rejection | THD+N 1 kHz | 23 kHz alias | phases (irrational) |
-/// |---------|------|-------|----------|------------|-----------|-------------|--------------|---------------------|
-/// | min     |  24  |  6.60 |   65 %   | ±0.004 dB  |   67 dB   |   -88 dB    |    -67 dB    |  16, cubic          |
-/// | low     |  56  |  8.75 |   80 %   | ±0.0004 dB |   88 dB   |  -109 dB    |    -88 dB    |  16, cubic          |
-/// | medium  |  96  | 10.55 |   86 %   | ±6e-5 dB   |  104 dB   |  -127 dB    |   -104 dB    |  32, cubic          |
-/// | high    | 168  | 13.15 |   90 %   | ±4e-6 dB   |  127 dB   |  -140 dB    |   -128 dB    |  64, cubic          |
-/// | max     | 256  | 16.05 |   92 %   | ±2e-7 dB   |  150 dB   |  -141 dB    |   -142 dB    | 128, cubic          |
+/// Figures measured by ResamplerTests. Ripple and rejection come from the coefficient tables in double
+/// precision (worst of 44100 <-> 48000 exact phases and 44100 <-> 48000.5 interpolated phases). Through
+/// the converter with Float32 I/O: THD+N of 1 kHz at 44100 -> 48000, THD+N of a tone at the passband edge
+/// at 44100 -> 48000 (its images fall just inside the stopband), and the level of 23 kHz aliased by
+/// 48000 -> 44100, relative to the input tone.
 ///
-/// THD+N and aliasing at high and max are bounded by Float32 arithmetic (about -140 dB), not by the filter.
+/// | quality | taps | beta  | passband | ripple     | rejection | THD+N 1 kHz | edge tone | 23 kHz alias | phases (irrational) |
+/// |---------|------|-------|----------|------------|-----------|-------------|-----------|--------------|---------------------|
+/// | min     |  24  |  6.60 |   65 %   | ±0.003 dB  |  67.9 dB  |   -92 dB    |  -79 dB   |    -73 dB    |  16, cubic          |
+/// | low     |  56  |  8.75 |   80 %   | ±0.0003 dB |  87.6 dB  |  -106 dB    |  -96 dB   |    -92 dB    |  16, cubic          |
+/// | medium  |  96  | 10.55 |   86 %   | ±5e-5 dB   | 104.3 dB  |  -125 dB    | -120 dB   |   -110 dB    |  32, cubic          |
+/// | high    | 168  | 13.15 |   90 %   | ±4e-6 dB   | 127.8 dB  |  -140 dB    | -136 dB   |   -135 dB    |  64, cubic          |
+/// | max     | 256  | 16.05 |   92 %   | ±2e-7 dB   | 154.4 dB  |  -139 dB    | -139 dB   |   -139 dB    | 128, cubic          |
+///
+/// Through the converter, high and max are bounded by Float32 arithmetic (about -140 dB), not by the
+/// filter. The cubic-interpolated tables (ratios without a small rational form) keep their interpolation
+/// error below each stopband: the rejection above is measured on them too.
 struct ResamplerFilterDesign: Sendable {
     /// Kernel length in samples of the lower rate (a multiple of 8).
     let taps: Int

@@ -39,6 +39,27 @@ enum ResamplerKernels {
         return (s[0] + s[2]) + (s[1] + s[3])
         #endif
     }
+    /// Two channels through the same coefficients (one load of `h` for both): bit-identical to two `dot`s.
+    @inline(__always) @_noLocks @_noAllocation
+    static func dot2(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ h: UnsafePointer<Float>, _ count: Int) -> (Float, Float) {
+        #if DEBUG
+        return (dot(x, h, count), dot(y, h, count))
+        #else
+        let xr = UnsafeRawPointer(x), yr = UnsafeRawPointer(y), hr = UnsafeRawPointer(h)
+        var a = SIMD8<Float>(), b = SIMD8<Float>()
+        var offset = 0
+        let end = 4 * count
+        while offset < end {
+            let c = hr.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+            a += xr.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * c
+            b += yr.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * c
+            offset += 32
+        }
+        let s = a.lowHalf + a.highHalf, t = b.lowHalf + b.highHalf
+        return ((s[0] + s[2]) + (s[1] + s[3]), (t[0] + t[2]) + (t[1] + t[3]))
+        #endif
+    }
+
     /// Coefficients at fraction `x` of a cubic-table interval (rows c0...c3 of `count` each, see
     /// ResamplerTables.cubic), written to `h`. Done once per output frame and shared by all channels.
     @inline(__always) @_noLocks @_noAllocation

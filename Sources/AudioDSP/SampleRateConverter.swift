@@ -192,7 +192,8 @@ public final class SampleRateConverter {
     }
 
     /// Output frames that `inputFrames` more input frames will yield at most from the current state
-    /// (including output still owed for earlier input), for buffer sizing.
+    /// (including output still owed for earlier input), for buffer sizing. Real-time safe.
+    @_noLocks @_noAllocation
     public func maximumOutputFrames(forInputFrames inputFrames: Int) -> Int {
         if mode == .passThrough { return endOfInputSeen ? 0 : max(inputFrames, 0) }
         if endOfInputSeen { return outputLimit - produced }
@@ -201,13 +202,15 @@ public final class SampleRateConverter {
 
     /// Input frames needed, from the current state, before `outputFrames` more output frames can be
     /// produced without endOfInput (with endOfInput, any remaining output comes without more input).
+    /// Exact: one frame less would not do. Real-time safe.
+    @_noLocks @_noAllocation
     public func inputFramesNeeded(forOutputFrames outputFrames: Int) -> Int {
         guard outputFrames > 0 else { return 0 }
         if mode == .passThrough { return endOfInputSeen ? 0 : outputFrames }
         if endOfInputSeen { return 0 }
-        // The stream length must allow the output count ...
+        // The stream length must allow the output count (estimate, then settle on the exact rounding) ...
         let target = produced + outputFrames
-        var frames = max(0, Int(((Double(target) - 0.5) * inputRate / outputRate).rounded(.up)))
+        var frames = max(0, Int((Double(target) - 0.5) * inputRate / outputRate))
         while frames > 0 && outputCount(forInput: frames - 1) >= target { frames -= 1 }
         while outputCount(forInput: frames) < target { frames += 1 }
         // ... and the last output frame's window must be in the buffer.
@@ -219,7 +222,7 @@ public final class SampleRateConverter {
             let product = UInt64(steps).multipliedFullWidth(by: stepFraction)
             start += Int(product.high) + (product.low.addingReportingOverflow(fraction).overflow ? 1 : 0)
         }
-        return max(0, frames - accepted, start + taps - filled)
+        return max(0, max(frames - accepted, start + taps - filled))
     }
 
     /// Streaming conversion of planar Float32; see the type's documentation. Produces as much output as
@@ -301,6 +304,23 @@ public final class SampleRateConverter {
         filled -= shift
     }
 
+    /// One output frame for every channel: frame `index` of each output gets the window at `window`
+    /// (channel c at `window + c * stride`) through `coefficients`. Channels go in pairs to share loads.
+    @inline(__always) @_noLocks @_noAllocation
+    private func filter(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, _ index: Int, _ window: UnsafePointer<Float>,
+                        _ stride: Int, _ channels: Int, _ coefficients: UnsafePointer<Float>, _ count: Int) {
+        var c = 0
+        while c + 1 < channels {
+            let pair = ResamplerKernels.dot2(window + c * stride, window + (c + 1) * stride, coefficients, count)
+            output[c][index] = pair.0
+            output[c + 1][index] = pair.1
+            c += 2
+        }
+        if c < channels {
+            output[c][index] = ResamplerKernels.dot(window + c * stride, coefficients, count)
+        }
+    }
+
     /// Produces up to `count` output frames at `offset` from the staged history; returns how many.
     @inline(__always) @_noLocks @_noAllocation
     private func produce(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, at offset: Int, count: Int) -> Int {
@@ -317,10 +337,7 @@ public final class SampleRateConverter {
             var p = phase
             let l = phases, numerator = stepNumerator, table = UnsafePointer(self.table)
             while n < count && start <= lastStart {
-                let row = table + p * k
-                for c in 0..<channels {
-                    output[c][offset + n] = ResamplerKernels.dot(history + c * stride + start, row, k)
-                }
+                filter(output, offset + n, history + start, stride, channels, table + p * k, k)
                 p += numerator
                 start += whole
                 if p >= l { p -= l; start += 1 }
@@ -335,9 +352,7 @@ public final class SampleRateConverter {
                 let interval = Int(truncatingIfNeeded: f >> (64 - bits))
                 let x = Float((f << bits) >> 40) * 0x1p-24
                 ResamplerKernels.interpolateCoefficients(table + 4 * k * interval, k, x, h)
-                for c in 0..<channels {
-                    output[c][offset + n] = ResamplerKernels.dot(history + c * stride + start, h, k)
-                }
+                filter(output, offset + n, history + start, stride, channels, h, k)
                 let next = f.addingReportingOverflow(step)
                 f = next.partialValue
                 start += whole + (next.overflow ? 1 : 0)

@@ -8,6 +8,8 @@ final class ByteStore {
         case file(Int32)
         case callbacks(client: UnsafeMutableRawPointer, read: AudioFile_ReadProc, write: AudioFile_WriteProc?,
                        getSize: AudioFile_GetSizeProc, setSize: AudioFile_SetSizeProc?)
+        /// Bytes already in memory (AudioFileStream parses what has arrived so far).
+        case memory([UInt8])
     }
 
     let backing: Backing
@@ -29,6 +31,8 @@ final class ByteStore {
             return fstat(fd, &st) == 0 ? Int64(st.st_size) : 0
         case .callbacks(let client, _, _, let getSize, _):
             return getSize(client)
+        case .memory(let bytes):
+            return Int64(bytes.count)
         }
     }
 
@@ -48,6 +52,11 @@ final class ByteStore {
             var actual: UInt32 = 0
             let status = readProc(client, offset, UInt32(clamping: count), buffer, &actual)
             return status == noErr ? Int(min(actual, UInt32(clamping: count))) : 0
+        case .memory(let bytes):
+            guard offset < Int64(bytes.count) else { return 0 }
+            let n = min(count, bytes.count - Int(offset))
+            bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + Int(offset), byteCount: n) }
+            return n
         }
     }
 
@@ -76,6 +85,8 @@ final class ByteStore {
             guard let writeProc else { return false }
             var actual: UInt32 = 0
             return writeProc(client, offset, UInt32(clamping: count), buffer, &actual) == noErr && Int(actual) == count
+        case .memory:
+            return false
         }
     }
 
@@ -88,6 +99,7 @@ final class ByteStore {
         switch backing {
         case .file(let fd): return ftruncate(fd, off_t(size)) == 0
         case .callbacks(let client, _, _, _, let setSize): return setSize.map { $0(client, size) == noErr } ?? false
+        case .memory: return false
         }
     }
 }

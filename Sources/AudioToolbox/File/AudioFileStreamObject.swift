@@ -1,0 +1,143 @@
+import Foundation
+
+/// What an `AudioFileStreamID` points at: a parser fed by bytes arriving in pieces of any size. Until
+/// the header is complete it keeps the bytes and retries the container parsers over them; then it
+/// announces the properties (file format, data format, data offset, ..., ReadyToProducePackets) and
+/// from there hands out every complete PCM packet as it arrives.
+final class AudioFileStreamObject: @unchecked Sendable {
+    static let handles = LiveHandleTable()
+
+    let clientData: UnsafeMutableRawPointer?
+    let propertyProc: AudioFileStream_PropertyListenerProc
+    let packetsProc: AudioFileStream_PacketsProc
+    let hint: AudioFileTypeID
+    private(set) var layout: AudioFileLayout?
+    /// Bytes of the file received so far while parsing the header, or audio bytes not yet handed out.
+    private var pending: [UInt8] = []
+    /// Audio bytes handed out so far (relative to the data start), and how many the file declares.
+    private var audioDelivered: Int64 = 0
+    private var audioDeclared: Int64?
+    private var properties: [AudioFileStreamPropertyID: [UInt8]] = [:]
+
+    var handle: AudioFileStreamID { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    init(clientData: UnsafeMutableRawPointer?, propertyProc: AudioFileStream_PropertyListenerProc,
+         packetsProc: AudioFileStream_PacketsProc, hint: AudioFileTypeID) {
+        self.clientData = clientData
+        self.propertyProc = propertyProc
+        self.packetsProc = packetsProc
+        self.hint = hint
+    }
+
+    func parse(_ bytes: UnsafeRawBufferPointer, discontinuity: Bool) -> OSStatus {
+        if discontinuity && layout != nil {
+            // Resynchronise on a frame boundary: drop the partial frame we were holding.
+            pending.removeAll()
+        }
+        pending.append(contentsOf: bytes)
+        if layout == nil {
+            guard pending.count >= 12 else { return noErr }
+            switch AudioFileObject.open(ByteStore(.memory(pending), writable: false), hint: hint, writable: false) {
+            case .failure(let e):
+                // Not enough yet (no data chunk), or not a file we know: tell them apart by size.
+                if e.status == kAudioFileUnsupportedDataFormatError { return kAudioFileStreamError_UnsupportedDataFormat }
+                if pending.count > 1 << 22 { return kAudioFileStreamError_UnsupportedFileType }
+                return noErr
+            case .success(let file):
+                layout = file.layout
+                audioDeclared = declaredDataSize(file.layout)
+                announceProperties(file.layout)
+                pending.removeFirst(min(pending.count, Int(file.layout.dataOffset)))
+            }
+        }
+        deliverPackets()
+        return noErr
+    }
+
+    /// The audio size the header states (nil when unknown, as in a CAF written without closing).
+    private func declaredDataSize(_ l: AudioFileLayout) -> Int64? {
+        func field(_ offset: Int64, _ n: Int, bigEndian: Bool) -> Int64? {
+            guard offset >= 0, Int(offset) + n <= pending.count else { return nil }
+            var r = ByteReader(Array(pending[Int(offset)..<Int(offset) + n]))
+            return r.uint(n, bigEndian: bigEndian).map { Int64(bitPattern: $0) }
+        }
+        switch l.headerPatch {
+        case .wave(_, let dataSizeOffset): return field(dataSizeOffset, 4, bigEndian: false)
+        case .caf(let offset): return field(offset, 8, bigEndian: true).flatMap { $0 < 0 ? nil : $0 - 4 }
+        case .aiff(_, let framesOffset, _): return field(framesOffset, 4, bigEndian: true).map { $0 * Int64(l.format.mBytesPerFrame) }
+        case .none: return nil
+        }
+    }
+
+    private func notify(_ id: AudioFileStreamPropertyID) {
+        typealias NullableListener = @convention(c) (UnsafeMutableRawPointer?, AudioFileStreamID, AudioFileStreamPropertyID,
+                                                     UnsafeMutablePointer<AudioFileStreamPropertyFlags>) -> Void
+        var flags: AudioFileStreamPropertyFlags = []
+        unsafeBitCast(propertyProc, to: NullableListener.self)(clientData, handle, id, &flags)
+    }
+
+    private func announceProperties(_ l: AudioFileLayout) {
+        func set<T>(_ id: AudioFileStreamPropertyID, _ v: T) {
+            properties[id] = withUnsafeBytes(of: v) { Array($0) }
+            notify(id)
+        }
+        set(kAudioFileStreamProperty_FileFormat, l.fileType)
+        set(kAudioFileStreamProperty_DataFormat, l.format)
+        if let cookie = l.magicCookie {
+            properties[kAudioFileStreamProperty_MagicCookieData] = cookie
+            notify(kAudioFileStreamProperty_MagicCookieData)
+        }
+        if let channelLayout = l.channelLayout {
+            properties[kAudioFileStreamProperty_ChannelLayout] = channelLayout
+            notify(kAudioFileStreamProperty_ChannelLayout)
+        }
+        set(kAudioFileStreamProperty_DataOffset, l.dataOffset)
+        if let declared = audioDeclared {
+            set(kAudioFileStreamProperty_AudioDataByteCount, UInt64(declared))
+            set(kAudioFileStreamProperty_AudioDataPacketCount, UInt64(declared / Int64(max(l.format.mBytesPerPacket, 1))))
+        }
+        set(kAudioFileStreamProperty_MaximumPacketSize, l.format.mBytesPerPacket)
+        set(kAudioFileStreamProperty_PacketSizeUpperBound, l.format.mBytesPerPacket)
+        set(kAudioFileStreamProperty_AverageBytesPerPacket, Double(l.format.mBytesPerPacket))
+        set(kAudioFileStreamProperty_BitRate, UInt32((l.format.mSampleRate * Double(l.format.mBytesPerFrame) * 8).rounded()))
+        set(kAudioFileStreamProperty_ReadyToProducePackets, UInt32(1))
+    }
+
+    /// Hands out every complete packet held, up to the declared end of the audio.
+    private func deliverPackets() {
+        guard let l = layout else { return }
+        let bpp = Int(max(l.format.mBytesPerPacket, 1))
+        var usable = pending.count
+        if let declared = audioDeclared { usable = Int(min(Int64(usable), max(0, declared - audioDelivered))) }
+        let packets = usable / bpp
+        guard packets > 0 else { return }
+        let bytes = packets * bpp
+        pending.withUnsafeBytes { raw in
+            // The client's data is passed as given, NULL included (the Swift type says non-null).
+            typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
+                                                        UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
+            unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(bytes), UInt32(packets), raw.baseAddress!, nil)
+        }
+        audioDelivered += Int64(bytes)
+        pending.removeFirst(bytes)
+        if let declared = audioDeclared, audioDelivered >= declared { pending.removeAll() }
+    }
+
+    /// Where in the file packet `packet` starts; subsequent bytes are expected from there.
+    func seek(_ packet: Int64) -> Result<Int64, AUStatusError> {
+        guard let l = layout else { return .failure(AUStatusError(kAudioFileStreamError_IllegalOperation)) }
+        let bpp = Int64(max(l.format.mBytesPerPacket, 1))
+        guard packet >= 0, audioDeclared.map({ packet * bpp <= $0 }) ?? true else {
+            return .failure(AUStatusError(kAudioFileStreamError_InvalidPacketOffset))
+        }
+        pending.removeAll()
+        audioDelivered = packet * bpp
+        return .success(l.dataOffset + packet * bpp)
+    }
+
+    func property(_ id: AudioFileStreamPropertyID) -> [UInt8]? {
+        if let p = properties[id] { return p }
+        guard layout != nil else { return nil }
+        return nil
+    }
+}
