@@ -14,10 +14,10 @@ public enum SampleRateConverterAlgorithm: Sendable { case linear, sinc }
 /// after the last one), and a whole stream of N input frames yields exactly round(N·outputRate/inputRate)
 /// output frames. Equal rates copy samples through unchanged.
 ///
-/// The sinc converter keeps a polyphase table shared by all channels: exact phases when the ratio
-/// reduces to L/M with a small L (44100 <-> 48000 is 160/147), otherwise a cubic-interpolated table
-/// addressed by a 64-bit fixed-point time accumulator (drift below 2^-64 frame per output frame).
-/// Downsampling stretches the kernel so the cutoff follows the output Nyquist.
+/// The sinc converter keeps a polyphase table shared by all channels: exact phases when integral rates
+/// reduce to out/in = L/M with L <= 1024 and L·taps <= 2^19 (44100 -> 48000 is 160/147), otherwise a
+/// cubic-interpolated table addressed by a 64-bit fixed-point time accumulator (drift below 2^-64 frame
+/// per output frame). Downsampling stretches the kernel so the cutoff follows the output Nyquist.
 ///
 /// `convert` is real-time safe: it touches only storage allocated in `init`, takes no locks and makes
 /// no system calls. Input is staged in a per-channel history buffer; when a call passes more input than
@@ -61,7 +61,8 @@ public final class SampleRateConverter {
     private var outputLimit = 0
     private var endOfInputSeen = false
 
-    /// All allocation happens here. channels >= 1; rates > 0 (8 kHz ... 384 kHz, any ratio).
+    /// All allocation happens here. channels >= 1; rates > 0 (8 kHz ... 384 kHz, any ratio). `quality`
+    /// applies to the sinc algorithm.
     public init(inputRate: Double, outputRate: Double, channels: Int, quality: SampleRateConverterQuality,
                 algorithm: SampleRateConverterAlgorithm) {
         precondition(channels >= 1, "SampleRateConverter needs at least one channel")
@@ -150,8 +151,9 @@ public final class SampleRateConverter {
     }
 
     /// Filter delay in input frames: output frame k needs input up to frame floor(k·inputRate/outputRate)
-    /// + latencyInputFrames. The converter compensates it; this is how far its input runs ahead of its
-    /// output (Apple's PrimeInfo leading frames). 0 for pass-through, 1 for linear, taps/2 for sinc.
+    /// + latencyInputFrames. The converter compensates it (its input runs this far ahead of its output).
+    /// 0 for pass-through, 1 for linear, taps/2 for sinc. The sinc window also reaches taps/2 - 1 frames
+    /// back, which at the start of a stream are taken as zeros (Apple's kConverterPrimeMethod_Normal).
     public var latencyInputFrames: Int {
         switch mode {
         case .passThrough: return 0
@@ -211,7 +213,7 @@ public final class SampleRateConverter {
         // The stream length must allow the output count (estimate, then settle on the exact rounding) ...
         let target = produced + outputFrames
         var frames = max(0, Int((Double(target) - 0.5) * inputRate / outputRate))
-        while frames > 0 && outputCount(forInput: frames - 1) >= target { frames -= 1 }
+        while frames > 0, outputCount(forInput: frames - 1) >= target { frames -= 1 }
         while outputCount(forInput: frames) < target { frames += 1 }
         // ... and the last output frame's window must be in the buffer.
         let steps = outputFrames - 1

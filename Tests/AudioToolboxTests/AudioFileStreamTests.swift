@@ -34,19 +34,29 @@ import Testing
             // A chunk after the audio must not be taken for audio.
             bytes += Array("LIST".utf8) + [4, 0, 0, 0] + Array("INFO".utf8)
         }
+        // The same file cut many ways (a seeded sequence of piece sizes, including single bytes).
+        for seed in 1...12 {
+            let c = Collector()
+            var st: AudioFileStreamID?
+            AudioFileStreamOpen(Unmanaged.passUnretained(c).toOpaque(), Self.listener, Self.packetsProc, 0, &st)
+            var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15
+            var offset = 0
+            while offset < bytes.count {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let n = min(seed == 1 ? 1 : Int(state >> 33) % 997 + 1, bytes.count - offset)
+                _ = bytes.withUnsafeBytes { AudioFileStreamParseBytes(st!, UInt32(n), $0.baseAddress! + offset, []) }
+                offset += n
+            }
+            #expect(c.packets == frames, "seed \(seed)")
+            #expect(c.audio == samples.withUnsafeBytes { Array($0) }, "seed \(seed)")
+            AudioFileStreamClose(st!)
+        }
         let collector = Collector()
         var stream: AudioFileStreamID?
         #expect(AudioFileStreamOpen(Unmanaged.passUnretained(collector).toOpaque(), Self.listener, Self.packetsProc, 0, &stream) == noErr)
         let s = try #require(stream)
         defer { AudioFileStreamClose(s) }
-        var generator = SystemRandomNumberGenerator()
-        var offset = 0
-        while offset < bytes.count {
-            let n = min(Int.random(in: 1...997, using: &generator), bytes.count - offset)
-            let status = bytes.withUnsafeBytes { AudioFileStreamParseBytes(s, UInt32(n), $0.baseAddress! + offset, []) }
-            #expect(status == noErr)
-            offset += n
-        }
+        #expect(bytes.withUnsafeBytes { AudioFileStreamParseBytes(s, UInt32(bytes.count), $0.baseAddress!, []) } == noErr)
         #expect(collector.properties.last == kAudioFileStreamProperty_ReadyToProducePackets)
         #expect(collector.properties.contains(kAudioFileStreamProperty_DataFormat))
         #expect(collector.packets == frames)

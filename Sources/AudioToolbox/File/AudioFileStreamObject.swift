@@ -18,6 +18,8 @@ final class AudioFileStreamObject: @unchecked Sendable {
     private var audioDelivered: Int64 = 0
     private var audioDeclared: Int64?
     private var properties: [AudioFileStreamPropertyID: [UInt8]] = [:]
+    /// Header bytes still to come after the parse succeeded (CAF's edit count can trail the chunk header).
+    private var headerBytesToSkip = 0
 
     var handle: AudioFileStreamID { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
@@ -34,7 +36,13 @@ final class AudioFileStreamObject: @unchecked Sendable {
             // Resynchronise on a frame boundary: drop the partial frame we were holding.
             pending.removeAll()
         }
-        pending.append(contentsOf: bytes)
+        var incoming = bytes[...]
+        if headerBytesToSkip > 0 {
+            let n = min(headerBytesToSkip, incoming.count)
+            incoming = incoming.dropFirst(n)
+            headerBytesToSkip -= n
+        }
+        pending.append(contentsOf: incoming)
         if layout == nil {
             guard pending.count >= 12 else { return noErr }
             switch AudioFileObject.open(ByteStore(.memory(pending), writable: false), hint: hint, writable: false) {
@@ -47,7 +55,9 @@ final class AudioFileStreamObject: @unchecked Sendable {
                 layout = file.layout
                 audioDeclared = declaredDataSize(file.layout)
                 announceProperties(file.layout)
-                pending.removeFirst(min(pending.count, Int(file.layout.dataOffset)))
+                let headerSize = Int(file.layout.dataOffset)
+                headerBytesToSkip = max(0, headerSize - pending.count)
+                pending.removeFirst(min(pending.count, headerSize))
             }
         }
         deliverPackets()
