@@ -15,7 +15,8 @@ import Darwin
 /// stretched to taps / r input frames (rounded up to a multiple of 8: 184 at High for 48000 -> 44100).
 ///
 /// Figures measured by ResamplerTests. Ripple and rejection come from the coefficient tables in double
-/// precision (worst of 44100 <-> 48000 exact phases and 44100 <-> 48000.5 interpolated phases). Through
+/// precision (worst of 44100 <-> 48000, exact phases, and 44100 -> 48000.5 and 48000 -> 44100.5, cubic-
+/// interpolated phases). Through
 /// the converter with Float32 I/O: THD+N of 1 kHz at 44100 -> 48000, THD+N of a tone at the passband edge
 /// at 44100 -> 48000 (its images fall just inside the stopband), and the level of 23 kHz aliased by
 /// 48000 -> 44100, relative to the input tone.

@@ -226,6 +226,9 @@ private struct StatedFigures {
 
 // MARK: Tests
 
+/// SampleRateConverter. Real-time safety is not measured here: convert, reset and the sizing queries are
+/// marked @_noLocks @_noAllocation, so the compiler proves that they allocate nothing, take no locks and do
+/// no reference counting (every callee is checked too).
 @Suite struct ResamplerTests {
     @Test func equalRatesPassThroughBitExact() {
         var rng = SplitMix64(state: 1)

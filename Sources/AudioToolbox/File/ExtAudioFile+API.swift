@@ -100,17 +100,20 @@ public func ExtAudioFileWrite(_ inExtAudioFile: ExtAudioFileRef, _ inNumberFrame
 @discardableResult
 public func ExtAudioFileWriteAsync(_ inExtAudioFile: ExtAudioFileRef, _ inNumberFrames: UInt32,
                                    _ ioData: UnsafePointer<AudioBufferList>?) -> OSStatus {
-    // No lock here: the render thread must never wait for the writer thread.
-    guard let x = ExtAudioFileObject.handles.object(UnsafeMutableRawPointer(inExtAudioFile), as: ExtAudioFileObject.self) else {
-        return kAudio_ParamError
-    }
-    guard x.forWriting, let pcm = PCMFormat(x.clientFormat) else { return kExtAudioFileError_InvalidOperationOrder }
-    if !x.asyncWriter.isPrimed {
+    // Once primed, no lock and no handle lookup: the render thread must never wait. (Like
+    // AudioUnitRender, the handle must then be live.)
+    let raw = UnsafeMutableRawPointer(inExtAudioFile)
+    let primed = Unmanaged<ExtAudioFileObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.asyncWriter.isPrimed }
+    if !primed {
+        guard let x = ExtAudioFileObject.handles.object(raw, as: ExtAudioFileObject.self) else { return kAudio_ParamError }
+        guard x.forWriting, let pcm = PCMFormat(x.clientFormat) else { return kExtAudioFileError_InvalidOperationOrder }
         x.asyncWriter.prime(x, format: pcm, frames: Int(x.ioBufferSizeBytes) / pcm.bytesPerFrame * 4)
     }
     guard let ioData, inNumberFrames > 0 else { return noErr }
-    let status = x.asyncWriter.enqueue(UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: ioData)), frames: Int(inNumberFrames))
-    return status != noErr ? status : x.asyncWriter.lastError
+    return Unmanaged<ExtAudioFileObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { x in
+        let status = x.asyncWriter.enqueue(UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: ioData)), frames: Int(inNumberFrames))
+        return status != noErr ? status : x.asyncWriter.lastError
+    }
 }
 
 /// Moves the read (or write) position to a client frame.
