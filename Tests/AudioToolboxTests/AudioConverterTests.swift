@@ -253,7 +253,7 @@ struct LayoutPair: CustomTestStringConvertible, Sendable {
         var prime = AudioConverterPrimeInfo()
         size = UInt32(MemoryLayout<AudioConverterPrimeInfo>.size)
         #expect(AudioConverterGetProperty(c, kAudioConverterPrimeInfo, &size, &prime) == noErr)
-        #expect(prime.leadingFrames > 0 && prime.leadingFrames == prime.trailingFrames)
+        #expect(prime.leadingFrames > 0 && prime.leadingFrames + 1 == prime.trailingFrames)
         var writable: DarwinBoolean = false
         #expect(AudioConverterGetPropertyInfo(c, kAudioConverterChannelMap, &size, &writable) == noErr && size == 8 && writable.boolValue)
         #expect(AudioConverterGetPropertyInfo(c, kAudioConverterEncodeBitRate, &size, &writable) == kAudioConverterErr_PropertyNotSupported)

@@ -77,7 +77,8 @@ extension AudioConverterObject {
         case kAudioConverterPrimeMethod:
             return put(primeMethod)
         case kAudioConverterPrimeInfo:
-            return put(AudioConverterPrimeInfo(leadingFrames: UInt32(latencyFrames), trailingFrames: UInt32(latencyFrames)))
+            // The filter reaches taps/2 - 1 frames back and taps/2 ahead of each output instant.
+            return put(AudioConverterPrimeInfo(leadingFrames: UInt32(max(latencyFrames - 1, 0)), trailingFrames: UInt32(latencyFrames)))
         case kAudioConverterPropertyDithering:
             return put(ditherAlgorithm)
         case kAudioConverterPropertyDitherBitDepth:
