@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "AudioUnit", targets: ["AudioUnit"]),
         .library(name: "AudioDSP", targets: ["AudioDSP"]),
         .executable(name: "sine-demo", targets: ["sine-demo"]),
+        .executable(name: "afinfo", targets: ["afinfo"]),
+        .executable(name: "afconvert", targets: ["afconvert"]),
     ],
     targets: [
         // Apple-identical C declarations (structs, callback types, CF_ENUM/CF_OPTIONS constants).
@@ -37,11 +39,14 @@ let package = Package(
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
 
         .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/sine-demo"),
+        .executableTarget(name: "afinfo", dependencies: ["AudioToolbox"], path: "Sources/Tools/afinfo"),
+        .executableTarget(name: "afconvert", dependencies: ["AudioToolbox"], path: "Sources/Tools/afconvert"),
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "CoreAudioTypesTests", dependencies: ["CoreAudioTypes"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport"]),
+        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox"]),
     ]
 )

@@ -7,7 +7,7 @@ import AudioToolbox
 // MARK: Output helpers
 
 func warn(_ text: String) {
-    fflush(stdout)  // keep stdout and stderr in order when both go to one terminal
+    fflush(nil)  // keep stdout and stderr in order when both go to one terminal
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
@@ -23,19 +23,19 @@ func fourCharacters(_ code: UInt32) -> String? {
 func describe(_ status: OSStatus) -> String {
     let code = UInt32(bitPattern: status)
     let text = status < -0xFFFF || status > 0xFFFF ? fourCharacters(code).map { "'\($0)'" } ?? "\(status)" : "\(status)"
-    let meanings: [OSStatus: String] = [
-        kAudio_FileNotFoundError: "file not found",
-        kAudio_FilePermissionError: "permission denied",
-        kAudio_BadFilePathError: "bad file path",
-        kAudio_ParamError: "bad parameter",
-        kAudioFileUnsupportedFileTypeError: "unsupported file type",
-        kAudioFileUnsupportedDataFormatError: "unsupported data format",
-        kAudioFileInvalidFileError: "invalid or damaged file",
-        kAudioFileInvalidChunkError: "invalid chunk",
-        kAudioFileUnspecifiedError: "unspecified error",
-        kAudioFilePermissionsError: "permission denied",
+    let meanings: [(OSStatus, String)] = [  // a list: some codes are shared ('fmt?')
+        (kAudio_FileNotFoundError, "file not found"),
+        (kAudio_FilePermissionError, "permission denied"),
+        (kAudio_BadFilePathError, "bad file path"),
+        (kAudio_ParamError, "bad parameter"),
+        (kAudioFileUnsupportedFileTypeError, "unsupported file type"),
+        (kAudioFileUnsupportedDataFormatError, "unsupported data format"),
+        (kAudioFileInvalidFileError, "invalid or damaged file"),
+        (kAudioFileInvalidChunkError, "invalid chunk"),
+        (kAudioFileUnspecifiedError, "unspecified error"),
+        (kAudioFilePermissionsError, "permission denied"),
     ]
-    return meanings[status].map { "\(text) (\($0))" } ?? text
+    return meanings.first { $0.0 == status }.map { "\(text) (\($0.1))" } ?? text
 }
 
 // MARK: Stream descriptions (the layout of Apple's CAStreamBasicDescription)
@@ -238,7 +238,8 @@ func channelLayoutName(_ bytes: [UInt8]) -> String? {
 func property<T>(_ file: AudioFileID, _ id: AudioFilePropertyID, _ initial: T) -> T? {
     var value = initial
     var size = UInt32(MemoryLayout<T>.size)
-    return AudioFileGetProperty(file, id, &size, &value) == noErr ? value : nil
+    let status = withUnsafeMutableBytes(of: &value) { AudioFileGetProperty(file, id, &size, $0.baseAddress!) }
+    return status == noErr ? value : nil
 }
 
 func channelLayout(_ file: AudioFileID) -> [UInt8]? {
@@ -275,7 +276,7 @@ func printFull(_ path: String, _ file: AudioFileID) {
         print("----")
         return
     }
-    print("Data format:    " + " " + describe(format))
+    print("Data format:    " + describe(format))
     if let layout = channelLayout(file), let name = channelLayoutName(layout) {
         print("Channel layout: \(name)")
     } else {
@@ -377,5 +378,5 @@ for path in paths {
     if brief { printBrief(path, file) } else { printFull(path, file) }
     AudioFileClose(file)
 }
-fflush(stdout)
+fflush(nil)
 exit(failures == 0 ? 0 : 1)

@@ -1,0 +1,615 @@
+// afconvert: converts audio files between file types and linear PCM data formats (sample rate,
+// channel count, sample type, endianness), with Apple's /usr/bin/afconvert syntax. Uses only the
+// public AudioToolbox API: ExtAudioFile for reading, converting and writing, AudioConverter
+// properties for the sample-rate converter, and AudioFileGetGlobalInfo for the file types.
+//   afconvert [option...] input_file [output_file]
+//   afconvert input_file -o output_file [option...]
+import AudioToolbox
+
+// MARK: Output helpers
+
+func warn(_ text: String) {
+    fflush(nil)  // keep stdout and stderr in order when both go to one terminal
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Prints an error and exits with status 1.
+func fail(_ text: String) -> Never {
+    warn("afconvert: " + text)
+    exit(1)
+}
+
+func fourCharacters(_ code: UInt32) -> String? {
+    let bytes = [24, 16, 8, 0].map { UInt8((code >> UInt32($0)) & 0xFF) }
+    guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func quoted(_ code: UInt32) -> String { fourCharacters(code).map { "'\($0)'" } ?? String(format: "0x%08X", code) }
+
+func fourCharCode(_ text: String) -> UInt32? {
+    let bytes = Array(text.utf8)
+    guard (1...4).contains(bytes.count), bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+    return (bytes + Array(repeating: 0x20, count: 4 - bytes.count)).reduce(0) { $0 << 8 | UInt32($1) }
+}
+
+/// An OSStatus as Core Audio's tools print it: 'fmt?' for four-char codes, else the number, with what
+/// it means for the common file and converter errors.
+func describe(_ status: OSStatus) -> String {
+    let text = status < -0xFFFF || status > 0xFFFF ? fourCharacters(UInt32(bitPattern: status)).map { "'\($0)'" } ?? "\(status)" : "\(status)"
+    let meanings: [(OSStatus, String)] = [  // a list: some codes are shared ('fmt?')
+        (kAudio_FileNotFoundError, "file not found"),
+        (kAudio_FilePermissionError, "permission denied"),
+        (kAudio_BadFilePathError, "bad file path"),
+        (kAudio_ParamError, "bad parameter"),
+        (kAudioFileUnsupportedFileTypeError, "unsupported file type"),
+        (kAudioFileUnsupportedDataFormatError, "unsupported data format"),
+        (kAudioFileInvalidFileError, "invalid or damaged file"),
+        (kAudioFileInvalidChunkError, "invalid chunk"),
+        (kAudioFilePermissionsError, "permission denied"),
+        (kExtAudioFileError_InvalidDataFormat, "unsupported data format"),
+        (kExtAudioFileError_NonPCMClientFormat, "not linear PCM"),
+    ]
+    return meanings.first { $0.0 == status }.map { "\(text) (\($0.1))" } ?? text
+}
+
+// MARK: Stream descriptions
+
+let nativeBigEndian = kAudioFormatFlagsNativeEndian & kAudioFormatFlagIsBigEndian != 0
+
+/// Apple's CAStreamBasicDescription layout: `2 ch,  44100 Hz, Int16, interleaved` for the common
+/// native formats, else `2 ch,  48000 Hz, lpcm (0x0000000E) 24-bit big-endian signed integer`.
+func describe(_ f: AudioStreamBasicDescription) -> String {
+    var s = String(format: "%2d ch, %6.0f Hz, ", Int(f.mChannelsPerFrame), f.mSampleRate)
+    let flags = f.mFormatFlags
+    let deinterleaved = flags & kAudioFormatFlagIsNonInterleaved != 0
+    let perBuffer = deinterleaved ? 1 : max(f.mChannelsPerFrame, 1)
+    let wordSize = f.mBytesPerFrame / perBuffer
+    let isFloat = flags & kAudioFormatFlagIsFloat != 0, isSigned = flags & kAudioFormatFlagIsSignedInteger != 0
+    let fraction = Int((flags & kLinearPCMFormatFlagsSampleFractionMask) >> kLinearPCMFormatFlagsSampleFractionShift)
+    if f.mFormatID == kAudioFormatLinearPCM, f.mFramesPerPacket == 1, (flags & kAudioFormatFlagIsBigEndian != 0) == nativeBigEndian,
+       wordSize * 8 == f.mBitsPerChannel {
+        let common: String? = switch (isFloat, isSigned, f.mBitsPerChannel, fraction) {
+        case (true, _, 32, _): "Float32"
+        case (true, _, 64, _): "Float64"
+        case (false, true, 16, 0): "Int16"
+        case (false, true, 32, 0): "Int32"
+        case (false, true, 32, 24): "8.24"
+        default: nil
+        }
+        if let common {
+            return s + common + (f.mChannelsPerFrame > 1 ? (deinterleaved ? ", deinterleaved" : ", interleaved") : "")
+        }
+    }
+    s += (fourCharacters(f.mFormatID) ?? String(format: "0x%08X", f.mFormatID)) + String(format: " (0x%08X) ", flags)
+    guard f.mFormatID == kAudioFormatLinearPCM else {
+        return s + "\(f.mBitsPerChannel) bits/channel, \(f.mBytesPerPacket) bytes/packet, "
+            + "\(f.mFramesPerPacket) frames/packet, \(f.mBytesPerFrame) bytes/frame"
+    }
+    let endian = wordSize > 1 ? (flags & kAudioFormatFlagIsBigEndian != 0 ? " big-endian" : " little-endian") : ""
+    let sign = isFloat ? "" : (isSigned ? " signed" : " unsigned")
+    let packednessMatters = wordSize > 0 && wordSize * 8 != f.mBitsPerChannel
+    let packed = packednessMatters ? (flags & kAudioFormatFlagIsPacked != 0 ? "packed in \(wordSize) bytes" : "unpacked in \(wordSize) bytes") : ""
+    let align = wordSize > 0 && (packednessMatters || f.mBitsPerChannel % 8 != 0)
+        ? (flags & kAudioFormatFlagIsAlignedHigh != 0 ? " high-aligned" : " low-aligned") : ""
+    let depth = fraction > 0 ? "\(Int(f.mBitsPerChannel) - fraction).\(fraction)" : "\(f.mBitsPerChannel)"
+    s += "\(depth)-bit\(endian)\(sign) \(isFloat ? "float" : "integer")"
+    if !packed.isEmpty || !align.isEmpty { s += ", " + packed + align }
+    if deinterleaved { s += ", deinterleaved" }
+    return s
+}
+
+/// afconvert's name for a linear PCM layout: [-][BE|LE]{F|[U]I}{bits} (`LEI16`, `BEF32`, `UI8`).
+func pcmName(flags: AudioFormatFlags, bits: UInt32) -> String {
+    let kind = flags & kAudioFormatFlagIsFloat != 0 ? "F" : flags & kAudioFormatFlagIsSignedInteger != 0 ? "I" : "UI"
+    let endian = bits > 8 ? (flags & kAudioFormatFlagIsBigEndian != 0 ? "BE" : "LE") : ""
+    return (flags & kAudioFormatFlagIsNonInterleaved != 0 ? "-" : "") + endian + kind + "\(bits)"
+}
+
+/// Linear PCM, packed, interleaved unless `flags` says otherwise.
+func pcmFormat(rate: Double, channels: UInt32, flags: AudioFormatFlags, bits: UInt32) -> AudioStreamBasicDescription {
+    let sampleBytes = (bits + 7) / 8
+    let frameBytes = flags & kAudioFormatFlagIsNonInterleaved != 0 ? sampleBytes : sampleBytes * channels
+    var f = flags
+    if sampleBytes * 8 == bits { f |= kAudioFormatFlagIsPacked }
+    return AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: f,
+                                       mBytesPerPacket: frameBytes, mFramesPerPacket: 1, mBytesPerFrame: frameBytes,
+                                       mChannelsPerFrame: channels, mBitsPerChannel: bits, mReserved: 0)
+}
+
+// MARK: File types (Audio File Services global info)
+
+func globalBytes<T>(_ id: AudioFilePropertyID, specifier: UnsafeMutableRawPointer?, specifierSize: UInt32, as: T.Type) -> [T] {
+    var size: UInt32 = 0
+    guard AudioFileGetGlobalInfoSize(id, specifierSize, specifier, &size) == noErr, size > 0 else { return [] }
+    let raw = UnsafeMutableRawPointer.allocate(byteCount: Int(size), alignment: 16)
+    defer { raw.deallocate() }
+    guard AudioFileGetGlobalInfo(id, specifierSize, specifier, &size, raw) == noErr else { return [] }
+    return (0..<Int(size) / MemoryLayout<T>.stride).map { raw.load(fromByteOffset: $0 * MemoryLayout<T>.stride, as: T.self) }
+}
+
+func writableTypes() -> [AudioFileTypeID] {
+    globalBytes(kAudioFileGlobalInfo_WritableTypes, specifier: nil, specifierSize: 0, as: AudioFileTypeID.self)
+}
+
+func typeName(_ type: AudioFileTypeID) -> String {
+    var t = type
+    var name: Unmanaged<CFString>?
+    var size = UInt32(MemoryLayout<Unmanaged<CFString>?>.size)
+    guard AudioFileGetGlobalInfo(kAudioFileGlobalInfo_FileTypeName, UInt32(MemoryLayout<AudioFileTypeID>.size), &t, &size, &name) == noErr,
+          let name else { return quoted(type) }
+    return name.takeRetainedValue() as String
+}
+
+func extensions(_ type: AudioFileTypeID) -> [String] {
+    var t = type
+    var list: Unmanaged<CFArray>?
+    var size = UInt32(MemoryLayout<Unmanaged<CFArray>?>.size)
+    guard AudioFileGetGlobalInfo(kAudioFileGlobalInfo_ExtensionsForType, UInt32(MemoryLayout<AudioFileTypeID>.size), &t, &size, &list) == noErr,
+          let list else { return [] }
+    return (list.takeRetainedValue() as NSArray).map { "\($0)" }
+}
+
+func typesForExtension(_ ext: String) -> [AudioFileTypeID] {
+    var key: CFString = ext.lowercased() as CFString
+    return withUnsafeMutablePointer(to: &key) {
+        globalBytes(kAudioFileGlobalInfo_TypesForExtension, specifier: UnsafeMutableRawPointer($0),
+                    specifierSize: UInt32(MemoryLayout<CFString>.size), as: AudioFileTypeID.self)
+    }
+}
+
+func formatIDs(_ type: AudioFileTypeID) -> [AudioFormatID] {
+    var t = type
+    return globalBytes(kAudioFileGlobalInfo_AvailableFormatIDs, specifier: &t, specifierSize: 4, as: AudioFormatID.self)
+}
+
+/// The stream descriptions a file type holds for one format (for linear PCM: flags and bit depths).
+func streamDescriptions(_ type: AudioFileTypeID, _ format: AudioFormatID) -> [AudioStreamBasicDescription] {
+    var spec = AudioFileTypeAndFormatID(mFileType: type, mFormatID: format)
+    return globalBytes(kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat, specifier: &spec,
+                       specifierSize: UInt32(MemoryLayout<AudioFileTypeAndFormatID>.size), as: AudioStreamBasicDescription.self)
+}
+
+/// Whether a file type's PCM entry is the layout (flags, bits): same sample kind and depth, and the same
+/// endianness where it matters.
+func entry(_ d: AudioStreamBasicDescription, matches flags: AudioFormatFlags, bits: UInt32, ignoringEndianness: Bool = false) -> Bool {
+    let float = kAudioFormatFlagIsFloat, signed = kAudioFormatFlagIsSignedInteger, big = kAudioFormatFlagIsBigEndian
+    guard d.mBitsPerChannel == bits, flags & kAudioFormatFlagIsNonInterleaved == 0, d.mFormatFlags & float == flags & float else { return false }
+    if flags & float == 0 && d.mFormatFlags & signed != flags & signed { return false }
+    return ignoringEndianness || bits <= 8 || d.mFormatFlags & big == flags & big
+}
+
+/// `afconvert -hf`: each writable file type, its extensions and its data formats, in the layout
+/// "Learning Core Audio" shows.
+func printFormats() {
+    for type in writableTypes() {
+        let exts = extensions(type).map { "." + $0 }.joined(separator: ", ")
+        print("\(quoted(type)) = \(typeName(type))" + (exts.isEmpty ? "" : " (\(exts))"))
+        var items: [String] = []
+        for id in formatIDs(type) {
+            if id == kAudioFormatLinearPCM {
+                items += streamDescriptions(type, id).map { pcmName(flags: $0.mFormatFlags, bits: $0.mBitsPerChannel) }
+            } else {
+                items.append(quoted(id))
+            }
+        }
+        var lines: [String] = []
+        var line = ""
+        for item in items {
+            line += (line.isEmpty ? "" : " ") + item
+            if line.count >= 40 {
+                lines.append(line)
+                line = ""
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        for (i, l) in lines.enumerated() { print((i == 0 ? "    data_formats: " : String(repeating: " ", count: 16)) + l) }
+    }
+}
+
+// MARK: Arguments
+
+let usage = """
+    Usage:
+    afconvert [option...] input_file [output_file]
+        Options may appear before or after the direct arguments. If output_file
+        is not specified, a name is generated from input_file and the output
+        file type, and the file is written into the same directory as input_file.
+    afconvert input_file [-o output_file [option...]]
+        Output file options may also follow -o.
+
+    Options:
+        { -f | --file } file_format
+            the output file type, a four-char code: 'WAVE', 'AIFF', 'AIFC', 'caff'
+            (see -hf). Without -f it follows the output file's extension
+            (.wav .aif .aiff .aifc .caf), or the input file's type.
+        { -d | --data } data_format[@sample_rate][/format_flags][#frames_per_packet]
+            [-][BE|LE]{F|[U]I}{8|16|24|32|64}          (linear PCM)
+                e.g.   BEI16   F32@44100   LEI24@48000   UI8
+            Without BE or LE the format is native-endian (little-endian here).
+            A leading '-' means deinterleaved, which no file type holds.
+            format_flags: hex digits, e.g. 'C' (replaces the flags of the format)
+            A format of "0" keeps the source file's data format.
+            Without -d the source's data format is kept if the file type holds it,
+            else the file type's format of the same kind and depth, else its
+            16-bit integer format.
+        { -c | --channels } number_of_channels
+            add/remove channels without regard to order
+        { -r | --src-quality } src_quality
+            sample rate converter quality: 0-127 (the converter's default: 96)
+        { --src-complexity } src_complexity
+            sample rate converter complexity: line, norm, bats
+        { -q | --quality } codec_quality
+            codec quality 0-127 (accepted; linear PCM has no codec)
+        { -o } output_file
+            the output file (instead of the second direct argument)
+        { -v | --verbose }
+            print the formats and the progress of the conversion
+        { -h | --help }
+            print this help
+        { -hf | --help-formats }
+            print the writable file types and their data formats
+    """
+
+struct DataFormatSpec {
+    var text: String
+    var sameAsSource = false
+    var flags: AudioFormatFlags = 0
+    var bits: UInt32 = 0
+    var sampleRate: Double?
+}
+
+/// Parses `-d`'s argument: data_format[@sample_rate][/format_flags][#frames_per_packet].
+func parseDataFormat(_ text: String) -> DataFormatSpec {
+    var spec = DataFormatSpec(text: text)
+    var base = Substring(text)
+    var suffixes: [(Character, Substring)] = []
+    if let i = base.firstIndex(where: { "@/#".contains($0) }) {
+        var rest = base[i...]
+        base = base[..<i]
+        while let marker = rest.first {
+            let body = rest.dropFirst()
+            let end = body.firstIndex(where: { "@/#".contains($0) }) ?? body.endIndex
+            suffixes.append((marker, body[..<end]))
+            rest = body[end...]
+        }
+    }
+    if base == "0" {
+        spec.sameAsSource = true
+    } else {
+        var s = base.uppercased()[...]
+        var flags: AudioFormatFlags = 0
+        if s.hasPrefix("-") { flags |= kAudioFormatFlagIsNonInterleaved; s = s.dropFirst() }
+        var endian: String?
+        if s.hasPrefix("BE") || s.hasPrefix("LE") { endian = String(s.prefix(2)); s = s.dropFirst(2) }
+        let kind: String
+        if s.hasPrefix("UI") { kind = "UI"; s = s.dropFirst(2) } else if s.hasPrefix("I") || s.hasPrefix("F") { kind = String(s.prefix(1)); s = s.dropFirst() } else { kind = "" }
+        guard !kind.isEmpty, let bits = UInt32(s), s.allSatisfy(\.isNumber) else {
+            let trimmed = base.trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            if let code = fourCharCode(trimmed), code != kAudioFormatLinearPCM {
+                fail("data format \(quoted(code)) is not supported: this afconvert writes linear PCM only "
+                     + "([-][BE|LE]{F|[U]I}{8|16|24|32|64}, e.g. LEI16, BEF32)")
+            }
+            fail("invalid data format \"\(text)\": expected [-][BE|LE]{F|[U]I}{8|16|24|32|64}[@sample_rate], e.g. LEI16 or BEI24@48000")
+        }
+        switch kind {
+        case "F":
+            guard bits == 32 || bits == 64 else { fail("invalid data format \"\(text)\": floats are 32 or 64 bits (F32, F64)") }
+            flags |= kAudioFormatFlagIsFloat
+        case "I":
+            guard [8, 16, 24, 32].contains(bits) else { fail("invalid data format \"\(text)\": integers are 8, 16, 24 or 32 bits") }
+            flags |= kAudioFormatFlagIsSignedInteger
+        default:
+            guard bits == 8 else { fail("invalid data format \"\(text)\": unsigned integers are 8 bits only (UI8)") }
+        }
+        if bits > 8 {
+            let big = endian.map { $0 == "BE" } ?? nativeBigEndian
+            if big { flags |= kAudioFormatFlagIsBigEndian }
+        }
+        spec.flags = flags
+        spec.bits = bits
+    }
+    for (marker, body) in suffixes {
+        switch marker {
+        case "@":
+            guard let rate = Double(body), rate > 0, rate <= 3_072_000 else {
+                fail("invalid sample rate \"\(body)\" in data format \"\(text)\"")
+            }
+            spec.sampleRate = rate
+        case "/":
+            guard !spec.sameAsSource, let flags = UInt32(body, radix: 16) else { fail("invalid format flags \"\(body)\" in data format \"\(text)\"") }
+            spec.flags = flags
+        default:
+            guard let frames = UInt32(body) else { fail("invalid frames per packet \"\(body)\" in data format \"\(text)\"") }
+            guard frames == 1 else { fail("linear PCM has 1 frame per packet (got #\(frames) in \"\(text)\")") }
+        }
+    }
+    return spec
+}
+
+var inputPath: String?
+var outputPath: String?
+var fileTypeOption: AudioFileTypeID?
+var dataFormat: DataFormatSpec?
+var channelsOption: UInt32?
+var srcQuality: UInt32?
+var srcComplexity: UInt32?
+var verbose = false
+
+do {
+    var args = CommandLine.arguments.dropFirst()[...]
+    var onlyFiles = false
+    func value(_ option: String) -> String {
+        guard let v = args.popFirst() else { fail("option \(option) needs a value (afconvert -h for help)") }
+        return v
+    }
+    func number(_ option: String, _ text: String, _ range: ClosedRange<UInt32>) -> UInt32 {
+        guard let n = UInt32(text), range.contains(n) else {
+            fail("invalid value \"\(text)\" for \(option): expected \(range.lowerBound)-\(range.upperBound)")
+        }
+        return n
+    }
+    if args.isEmpty {
+        warn(usage)
+        exit(1)
+    }
+    while let arg = args.popFirst() {
+        if onlyFiles || !arg.hasPrefix("-") || arg == "-" {
+            if inputPath == nil { inputPath = arg } else if outputPath == nil { outputPath = arg } else {
+                fail("too many file arguments (\"\(arg)\"): give one input file and one output file")
+            }
+            continue
+        }
+        switch arg {
+        case "--": onlyFiles = true
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        case "-hf", "--help-formats":
+            printFormats()
+            exit(0)
+        case "-f", "--file":
+            let v = value(arg).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            guard let code = fourCharCode(v) else { fail("invalid file type \"\(v)\": expected a four-char code such as WAVE or caff") }
+            guard writableTypes().contains(code) else {
+                fail("file type \(quoted(code)) is not writable; use one of " + writableTypes().map(quoted).joined(separator: ", ") + " (see -hf)")
+            }
+            fileTypeOption = code
+        case "-d", "--data":
+            dataFormat = parseDataFormat(value(arg))
+        case "-c", "--channels":
+            channelsOption = number(arg, value(arg), 1...1024)
+        case "-r", "--src-quality":
+            srcQuality = number(arg, value(arg), 0...127)
+        case "--src-complexity":
+            let v = value(arg)
+            switch v {
+            case "line": srcComplexity = kAudioConverterSampleRateConverterComplexity_Linear
+            case "norm": srcComplexity = kAudioConverterSampleRateConverterComplexity_Normal
+            case "bats": srcComplexity = kAudioConverterSampleRateConverterComplexity_Mastering
+            default: fail("invalid sample rate converter complexity \"\(v)\": expected line, norm or bats")
+            }
+        case "-q", "--quality":
+            _ = number(arg, value(arg), 0...127)
+        case "-o":
+            let v = value(arg)
+            if outputPath != nil { fail("more than one output file (\"\(v)\"): this afconvert writes one output file") }
+            outputPath = v
+        case "-v", "--verbose":
+            verbose = true
+        default:
+            fail("unknown option \(arg) (afconvert -h for help)")
+        }
+    }
+}
+
+guard let inputPath else { fail("no input file (afconvert -h for help)") }
+
+// MARK: Input
+
+func url(_ path: String) -> CFURL { CFURLCreateWithFileSystemPath(kCFAllocatorDefault, path as CFString, .cfurlposixPathStyle, false) }
+
+func extProperty<T>(_ file: ExtAudioFileRef, _ id: ExtAudioFilePropertyID, _ initial: T) -> T? {
+    var value = initial
+    var size = UInt32(MemoryLayout<T>.size)
+    let status = withUnsafeMutableBytes(of: &value) { ExtAudioFileGetProperty(file, id, &size, $0.baseAddress!) }
+    return status == noErr ? value : nil
+}
+
+var inputRef: ExtAudioFileRef?
+var status = ExtAudioFileOpenURL(url(inputPath), &inputRef)
+guard status == noErr, let input = inputRef else { fail("can't open input file \(inputPath): \(describe(status))") }
+guard let inputFormat = extProperty(input, kExtAudioFileProperty_FileDataFormat, AudioStreamBasicDescription()) else {
+    fail("can't read the data format of \(inputPath)")
+}
+let inputFrames = extProperty(input, kExtAudioFileProperty_FileLengthFrames, Int64(0)) ?? 0
+var inputType: AudioFileTypeID = 0
+if let audioFile = extProperty(input, kExtAudioFileProperty_AudioFile, AudioFileID?.none), let audioFile {
+    var size = UInt32(MemoryLayout<AudioFileTypeID>.size)
+    AudioFileGetProperty(audioFile, kAudioFilePropertyFileFormat, &size, &inputType)
+}
+
+// MARK: Output file and format
+
+let outputType: AudioFileTypeID
+if let fileTypeOption {
+    outputType = fileTypeOption
+} else if let outputPath {
+    let ext = (outputPath as NSString).pathExtension
+    guard !ext.isEmpty, let type = typesForExtension(ext).first(where: writableTypes().contains) else {
+        fail("can't tell the file type of \(outputPath) from its extension; use -f (one of "
+             + writableTypes().map(quoted).joined(separator: ", ") + ")")
+    }
+    outputType = type
+} else {
+    guard writableTypes().contains(inputType) else { fail("no output file type: use -f") }
+    outputType = inputType
+}
+
+let output: String
+if let outputPath {
+    output = outputPath
+} else {
+    guard let ext = extensions(outputType).first else { fail("no output file name: give one") }
+    output = ((inputPath as NSString).deletingPathExtension as NSString).appendingPathExtension(ext) ?? inputPath + "." + ext
+}
+let inputResolved = URL(fileURLWithPath: inputPath).resolvingSymlinksInPath().standardizedFileURL.path
+let outputResolved = URL(fileURLWithPath: output).resolvingSymlinksInPath().standardizedFileURL.path
+if inputResolved == outputResolved {
+    fail("the output file \(output) would replace the input file; give another output file name")
+}
+
+let outputChannels = channelsOption ?? inputFormat.mChannelsPerFrame
+let typeEntries = streamDescriptions(outputType, kAudioFormatLinearPCM)
+let typeFormatNames = typeEntries.map { pcmName(flags: $0.mFormatFlags, bits: $0.mBitsPerChannel) }.joined(separator: " ")
+
+var outputFlags: AudioFormatFlags
+var outputBits: UInt32
+var outputRate = inputFormat.mSampleRate
+if let dataFormat {
+    if dataFormat.sameAsSource {
+        outputFlags = inputFormat.mFormatFlags & (kAudioFormatFlagIsFloat | kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsBigEndian)
+        outputBits = inputFormat.mBitsPerChannel
+    } else {
+        outputFlags = dataFormat.flags
+        outputBits = dataFormat.bits
+    }
+    if let rate = dataFormat.sampleRate { outputRate = rate }
+    if outputFlags & kAudioFormatFlagIsNonInterleaved != 0 {
+        fail("data format \(dataFormat.text) is deinterleaved; files hold interleaved data only")
+    }
+    guard typeEntries.contains(where: { entry($0, matches: outputFlags, bits: outputBits) }) else {
+        fail("data format \(pcmName(flags: outputFlags, bits: outputBits)) is not valid for file type \(quoted(outputType)) "
+             + "(it holds \(typeFormatNames)); see -hf")
+    }
+} else {
+    // Keep the source's layout if the type holds it, else the same kind and depth in the type's
+    // endianness (or signedness, for 8 bits), else the type's 16-bit integer format.
+    let sourceFlags = inputFormat.mFormatFlags & (kAudioFormatFlagIsFloat | kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsBigEndian)
+    let bits = inputFormat.mBitsPerChannel
+    let chosen = typeEntries.first { entry($0, matches: sourceFlags, bits: bits) }
+        ?? typeEntries.first { entry($0, matches: sourceFlags, bits: bits, ignoringEndianness: true) }
+        ?? typeEntries.first {  // 8-bit: signed for unsigned (AIFF, CAF) or unsigned for signed (WAVE)
+            bits == 8 && sourceFlags & kAudioFormatFlagIsFloat == 0 && $0.mBitsPerChannel == 8 && $0.mFormatFlags & kAudioFormatFlagIsFloat == 0
+        }
+        ?? typeEntries.first { $0.mBitsPerChannel == 16 && $0.mFormatFlags & kAudioFormatFlagIsFloat == 0 }
+    guard let chosen else { fail("file type \(quoted(outputType)) holds no linear PCM format") }
+    outputFlags = chosen.mFormatFlags & (kAudioFormatFlagIsFloat | kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsBigEndian)
+    outputBits = chosen.mBitsPerChannel
+}
+var outputFormat = pcmFormat(rate: outputRate, channels: outputChannels, flags: outputFlags, bits: outputBits)
+
+// MARK: Convert
+
+var outputRef: ExtAudioFileRef?
+status = ExtAudioFileCreateWithURL(url(output), outputType, &outputFormat, nil, AudioFileFlags.eraseFile.rawValue, &outputRef)
+guard status == noErr, let outputFile = outputRef else {
+    ExtAudioFileDispose(input)
+    fail("can't create output file \(output) (\(quoted(outputType)), "
+         + "\(describe(outputFormat).trimmingCharacters(in: .whitespaces))): \(describe(status))")
+}
+
+/// Disposes both files, removes the partial output and exits with status 1.
+func abandon(_ text: String) -> Never {
+    ExtAudioFileDispose(outputFile)
+    ExtAudioFileDispose(input)
+    try? FileManager.default.removeItem(atPath: output)
+    fail(text)
+}
+
+// The input file's channel layout goes to the output when the channels stay the same.
+if outputChannels == inputFormat.mChannelsPerFrame {
+    var size: UInt32 = 0
+    if ExtAudioFileGetPropertyInfo(input, kExtAudioFileProperty_FileChannelLayout, &size, nil) == noErr, size >= 12 {
+        var layout = [UInt8](repeating: 0, count: Int(size))
+        let got = layout.withUnsafeMutableBytes { ExtAudioFileGetProperty(input, kExtAudioFileProperty_FileChannelLayout, &size, $0.baseAddress!) }
+        if got == noErr {
+            let set = layout.withUnsafeBytes { ExtAudioFileSetProperty(outputFile, kExtAudioFileProperty_FileChannelLayout, size, $0.baseAddress!) }
+            if set != noErr && verbose { print("(the channel layout could not be written: \(describe(set)))") }
+        }
+    }
+}
+
+// Read the input in the output file's format: ExtAudioFile converts sample type, channels and rate.
+status = ExtAudioFileSetProperty(input, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &outputFormat)
+if status != noErr {
+    abandon("can't convert from \(describe(inputFormat)) to \(describe(outputFormat)): \(describe(status))")
+}
+
+let resampling = outputFormat.mSampleRate != inputFormat.mSampleRate
+if resampling && (srcQuality != nil || srcComplexity != nil) {
+    guard let converter = extProperty(input, kExtAudioFileProperty_AudioConverter, AudioConverterRef?.none), let converter else {
+        abandon("no sample rate converter to configure")
+    }
+    if var complexity = srcComplexity {
+        status = AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterComplexity, 4, &complexity)
+        if status != noErr { abandon("can't set the sample rate converter complexity \(quoted(complexity)): \(describe(status))") }
+    }
+    if var quality = srcQuality {
+        status = AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterQuality, 4, &quality)
+        if status != noErr { abandon("can't set the sample rate converter quality \(quality): \(describe(status))") }
+    }
+    // As on Apple's platforms: a NULL configuration makes ExtAudioFile take up the converter's new settings.
+    var config: CFPropertyList? = nil
+    withUnsafeBytes(of: &config) {
+        _ = ExtAudioFileSetProperty(input, kExtAudioFileProperty_ConverterConfig, UInt32($0.count), $0.baseAddress!)
+    }
+}
+
+let expectedFrames = extProperty(input, kExtAudioFileProperty_FileLengthFrames, Int64(0)) ?? 0
+if verbose {
+    print("Input file: \(inputPath), \(inputFrames) frames")
+    print("Formats:")
+    print("  Input file     \(describe(inputFormat))")
+    print("  Output file    \(describe(outputFormat))")
+    if resampling {
+        var quality: UInt32 = 0, complexity: UInt32 = 0
+        if let converter = extProperty(input, kExtAudioFileProperty_AudioConverter, AudioConverterRef?.none), let converter {
+            var size: UInt32 = 4
+            AudioConverterGetProperty(converter, kAudioConverterSampleRateConverterQuality, &size, &quality)
+            size = 4
+            AudioConverterGetProperty(converter, kAudioConverterSampleRateConverterComplexity, &size, &complexity)
+        }
+        print(String(format: "Sample rate conversion: %.0f Hz -> %.0f Hz, quality %u, complexity ",
+                     inputFormat.mSampleRate, outputFormat.mSampleRate, quality) + quoted(complexity))
+    }
+}
+
+let chunkFrames = 8192
+let bytesPerFrame = Int(outputFormat.mBytesPerFrame)
+let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * bytesPerFrame, alignment: 16)
+defer { buffer.deallocate() }
+// Progress on stderr for files of 5 seconds or more.
+let showProgress = verbose && Double(expectedFrames) >= 5 * outputFormat.mSampleRate
+let onTerminal = isatty(2) != 0
+var lastPercent = -1
+var written: Int64 = 0
+while true {
+    var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: outputFormat.mChannelsPerFrame,
+                                                                         mDataByteSize: UInt32(chunkFrames * bytesPerFrame), mData: buffer))
+    var frames = UInt32(chunkFrames)
+    status = ExtAudioFileRead(input, &frames, &list)
+    if status != noErr { abandon("error reading \(inputPath) after \(written) frames: \(describe(status))") }
+    if frames == 0 { break }
+    status = ExtAudioFileWrite(outputFile, frames, &list)
+    if status != noErr { abandon("error writing \(output) after \(written) frames: \(describe(status))") }
+    written += Int64(frames)
+    if showProgress && expectedFrames > 0 {
+        let percent = Int(min(100, written * 100 / expectedFrames))
+        if onTerminal ? percent != lastPercent : percent / 10 != lastPercent / 10 {
+            FileHandle.standardError.write(Data((onTerminal ? "\rafconvert: \(percent)%" : "afconvert: \(percent / 10 * 10)%\n").utf8))
+            lastPercent = percent
+        }
+    }
+}
+if showProgress && onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+
+status = ExtAudioFileDispose(outputFile)
+ExtAudioFileDispose(input)
+if status != noErr {
+    try? FileManager.default.removeItem(atPath: output)
+    fail("error finishing \(output): \(describe(status))")
+}
+if verbose { print("Output file: \(output), \(written) frames") }
+fflush(nil)
+exit(0)
