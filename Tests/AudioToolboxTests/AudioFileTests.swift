@@ -191,6 +191,11 @@ enum FileSupport {
         var hugeFmt = good
         hugeFmt.replaceSubrange(16..<20, with: [0xF0, 0xFF, 0xFF, 0xFF])
         variants.append(("huge fmt chunk", hugeFmt))
+        // Found by the fuzzer: a CAF description whose bytes per packet overflowed a multiplication.
+        var cafDesc = Data("caff".utf8) + Data([0, 1, 0, 0]) + Data("desc".utf8) + Data([0, 0, 0, 0, 0, 0, 0, 32])
+        cafDesc += Data([0x40, 0xE5, 0x88, 0x80, 0, 0, 0, 0]) + Data("lpcm".utf8) + Data([0, 0, 0, 0])
+        cafDesc += Data([0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 16])
+        variants.append(("CAF with an overflowing packet size", cafDesc + Data("data".utf8) + Data([0, 0, 0, 0, 0, 0, 0, 8]) + Data(count: 8)))
         variants.append(("CAF with garbage", Data("caff".utf8) + Data([0, 1, 0, 0]) + Data(repeating: 0xFF, count: 64)))
         variants.append(("AIFF with garbage", Data("FORM".utf8) + Data([0, 0, 0, 40]) + Data("AIFF".utf8) + Data(repeating: 0xEE, count: 40)))
         for (name, bytes) in variants {

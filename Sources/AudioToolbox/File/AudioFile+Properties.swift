@@ -134,6 +134,8 @@ struct AudioFileTypeInfo {
                           utis: ["public.aifc-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16), (12, 24), (12, 32)]),
         AudioFileTypeInfo(type: kAudioFileWAVEType, name: "WAVE", extensions: ["wav", "wave"], mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave"],
                           utis: ["com.microsoft.waveform-audio"], pcm: [(8, 8), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
+        AudioFileTypeInfo(type: kAudioFileRF64Type, name: "RF64", extensions: ["rf64", "wav"], mimeTypes: ["audio/x-rf64"],
+                          utis: ["public.rf64-audio"], pcm: [(8, 8), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
         AudioFileTypeInfo(type: kAudioFileCAFType, name: "CAF", extensions: ["caf"], mimeTypes: ["audio/x-caf"],
                           utis: ["com.apple.coreaudio-format"],
                           pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),

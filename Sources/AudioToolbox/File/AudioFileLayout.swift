@@ -16,7 +16,8 @@ struct AudioFileLayout {
 
     enum HeaderPatch {
         case none
-        case wave(riffSizeOffset: Int64, dataSizeOffset: Int64)
+        /// `ds64Offset`: where a JUNK chunk reserves room for RF64's ds64 chunk (-1: none).
+        case wave(riffSizeOffset: Int64, dataSizeOffset: Int64, ds64Offset: Int64 = -1)
         case aiff(formSizeOffset: Int64, frameCountOffset: Int64, ssndSizeOffset: Int64)
         case caf(dataSizeOffset: Int64)
     }

@@ -7,9 +7,9 @@ import Foundation
 final class AudioFileObject: @unchecked Sendable {
     static let handles = LiveHandleTable()
 
-    static let containers: [AudioFileTypeID: AudioFileContainer.Type] = [
+    nonisolated(unsafe) static let containers: [AudioFileTypeID: AudioFileContainer.Type] = [
         kAudioFileWAVEType: WAVEContainer.self, kAudioFileAIFFType: AIFFContainer.self,
-        kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self,
+        kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self, kAudioFileRF64Type: RF64Container.self,
     ]
 
     let store: ByteStore
@@ -34,7 +34,8 @@ final class AudioFileObject: @unchecked Sendable {
     /// Opens an existing file: the hint first, then every container in turn.
     static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, AUStatusError> {
         var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType]
-        if let h = order.firstIndex(of: hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint) { order.swapAt(0, h) }
+        let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType : hint
+        if let h = order.firstIndex(of: family) { order.swapAt(0, h) }
         var firstError: AUStatusError?
         for type in order {
             switch containers[type]!.parse(store) {

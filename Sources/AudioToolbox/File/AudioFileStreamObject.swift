@@ -72,7 +72,10 @@ final class AudioFileStreamObject: @unchecked Sendable {
             return r.uint(n, bigEndian: bigEndian).map { Int64(bitPattern: $0) }
         }
         switch l.headerPatch {
-        case .wave(_, let dataSizeOffset): return field(dataSizeOffset, 4, bigEndian: false)
+        case .wave(_, let dataSizeOffset, let ds64Offset):
+            // RF64 keeps the size in ds64 (data size is its second 64-bit field).
+            if ds64Offset >= 0 { return field(ds64Offset + 8, 8, bigEndian: false) }
+            return field(dataSizeOffset, 4, bigEndian: false)
         case .caf(let offset): return field(offset, 8, bigEndian: true).flatMap { $0 < 0 ? nil : $0 - 4 }
         case .aiff(_, let framesOffset, _): return field(framesOffset, 4, bigEndian: true).map { $0 * Int64(l.format.mBytesPerFrame) }
         case .none: return nil

@@ -73,8 +73,9 @@ enum CAFContainer: AudioFileContainer {
         guard formatID == kAudioFormatLinearPCM else {
             return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))  // codecs arrive with their issues
         }
+        // Bound the container before multiplying: a hostile size must not overflow (found by fuzzing).
         guard framesPerPacket == 1, bytesPerPacket > 0, bytesPerPacket % channels == 0, bits >= 1, bits <= 64,
-              (bytesPerPacket / channels) * 8 >= bits, bytesPerPacket / channels <= 8 else {
+              bytesPerPacket / channels <= 8, (bytesPerPacket / channels) * 8 >= bits else {
             return .failure(AUStatusError(kAudioFileInvalidChunkError))
         }
         let isFloat = cafFlags & 1 != 0, little = cafFlags & 2 != 0

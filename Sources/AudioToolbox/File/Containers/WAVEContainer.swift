@@ -7,12 +7,20 @@ enum WAVEContainer: AudioFileContainer {
     static let riff = OCAFormat.fourCharCode("RIFF"), wave = OCAFormat.fourCharCode("WAVE")
     static let fmt = OCAFormat.fourCharCode("fmt "), data = OCAFormat.fourCharCode("data")
     static let list = OCAFormat.fourCharCode("LIST"), info = OCAFormat.fourCharCode("INFO")
+    static let rf64 = OCAFormat.fourCharCode("RF64"), bw64 = OCAFormat.fourCharCode("BW64"), ds64 = OCAFormat.fourCharCode("ds64")
 
     static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> {
         let fileSize = store.size
         guard let header = store.bytes(at: 0, count: 12) else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
         var r = ByteReader(header)
-        guard r.fourCC() == riff, r.u32le() != nil, r.fourCC() == wave else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        let magic = r.fourCC()
+        guard magic == riff || magic == rf64 || magic == bw64, r.u32le() != nil, r.fourCC() == wave else {
+            return .failure(AUStatusError(kAudioFileInvalidFileError))
+        }
+        let is64 = magic != riff
+        /// RF64: the real data size lives in the ds64 chunk (the data chunk says 0xFFFFFFFF).
+        var ds64DataSize: Int64?
+        var ds64Offset: Int64 = -1
         var format: AudioStreamBasicDescription?
         var layout: [UInt8]?
         var dataOffset: Int64 = -1, dataSize: Int64 = 0, dataSizeField: Int64 = 0
@@ -27,11 +35,19 @@ enum WAVEContainer: AudioFileContainer {
             var cr = ByteReader(ch)
             let id = cr.fourCC()!, size = Int64(cr.u32le()!)
             let body = offset + 8
-            if id == data {
+            if id == ds64, is64 {
+                guard size >= 24, let b = store.bytes(at: body, count: 24) else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+                var d = ByteReader(b)
+                _ = d.u64le()
+                ds64DataSize = Int64(clamping: d.u64le()!)
+                ds64Offset = body
+            } else if id == data {
                 dataOffset = body
                 dataSizeField = offset + 4
+                let declared = size == 0xFFFF_FFFF ? (ds64DataSize ?? fileSize - body) : size
                 // A size past the end (a truncated file or a writer that never finished): use what is there.
-                dataSize = min(size, fileSize - body)
+                dataSize = max(0, min(declared, fileSize - body))
+                if is64 { break }  // the data chunk's own size cannot be used to skip it
             } else if id == fmt {
                 guard size >= 16, size <= 1 << 16, let b = store.bytes(at: body, count: Int(size)) else {
                     return .failure(AUStatusError(kAudioFileInvalidChunkError))
@@ -53,9 +69,10 @@ enum WAVEContainer: AudioFileContainer {
         guard dataOffset >= 0 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
         // Whole frames only.
         dataSize -= dataSize % Int64(max(format.mBytesPerFrame, 1))
-        return .success(AudioFileLayout(fileType: kAudioFileWAVEType, format: format, dataOffset: dataOffset, dataByteCount: dataSize,
-                                        channelLayout: layout, info: infoDict,
-                                        headerPatch: .wave(riffSizeOffset: 4, dataSizeOffset: dataSizeField), userData: userData))
+        return .success(AudioFileLayout(fileType: is64 ? kAudioFileRF64Type : kAudioFileWAVEType, format: format, dataOffset: dataOffset,
+                                        dataByteCount: dataSize, channelLayout: layout, info: infoDict,
+                                        headerPatch: .wave(riffSizeOffset: 4, dataSizeOffset: dataSizeField, ds64Offset: ds64Offset),
+                                        userData: userData))
     }
 
     /// The 'fmt ' chunk: returns the stream format and, for extensible files, a bitmap channel layout.
@@ -123,6 +140,12 @@ enum WAVEContainer: AudioFileContainer {
     }
 
     static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+        createFile(format: f, channelLayout: channelLayout, rf64: false)
+    }
+
+    /// A new WAVE file, or an RF64 one (ds64 chunk with 64-bit sizes, for data beyond 4 GiB).
+    static func createFile(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, rf64 isRF64: Bool)
+        -> Result<([UInt8], AudioFileLayout), AUStatusError> {
         guard let pcm = PCMFormat(f), pcm.isInterleaved else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
         let l = pcm.layout
         // WAVE holds little-endian data: unsigned 8-bit, signed wider integers, or floats; no fixed point.
@@ -134,7 +157,13 @@ enum WAVEContainer: AudioFileContainer {
         if !l.isFloat && l.validBits < l.containerBytes * 8 && !l.isAlignedHigh { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
         let extensible = f.mChannelsPerFrame > 2 || l.validBits != l.containerBytes * 8 || (!l.isFloat && l.validBits > 16)
         var w = ByteWriter()
-        w.fourCC(riff); w.le(0, 4); w.fourCC(wave)
+        w.fourCC(isRF64 ? rf64 : riff); w.le(isRF64 ? 0xFFFF_FFFF : 0, 4); w.fourCC(wave)
+        var ds64Offset: Int64 = -1
+        if isRF64 {
+            w.fourCC(ds64); w.le(28, 4)
+            ds64Offset = Int64(w.bytes.count)
+            w.le(0, 8); w.le(0, 8); w.le(0, 8); w.le(0, 4)  // riff size, data size, sample count, table length
+        }
         w.fourCC(fmt)
         w.le(extensible ? 40 : (l.isFloat ? 18 : 16), 4)
         w.le(extensible ? 0xFFFE : (l.isFloat ? 3 : 1), 2)
@@ -154,12 +183,13 @@ enum WAVEContainer: AudioFileContainer {
             w.le(0, 2)
         }
         let dataSizeOffset = Int64(w.bytes.count + 4)
-        w.fourCC(data); w.le(0, 4)
+        w.fourCC(data); w.le(isRF64 ? 0xFFFF_FFFF : 0, 4)
         var stored = f
         stored.mFormatFlags = (l.isFloat ? kAudioFormatFlagIsFloat : (l.validBits > 8 ? kAudioFormatFlagIsSignedInteger : 0))
             | (l.validBits == l.containerBytes * 8 ? kAudioFormatFlagIsPacked : kAudioFormatFlagIsAlignedHigh)
-        let layout = AudioFileLayout(fileType: kAudioFileWAVEType, format: stored, dataOffset: Int64(w.bytes.count), dataByteCount: 0,
-                                     channelLayout: channelLayout, headerPatch: .wave(riffSizeOffset: 4, dataSizeOffset: dataSizeOffset))
+        let layout = AudioFileLayout(fileType: isRF64 ? kAudioFileRF64Type : kAudioFileWAVEType, format: stored,
+                                     dataOffset: Int64(w.bytes.count), dataByteCount: 0, channelLayout: channelLayout,
+                                     headerPatch: .wave(riffSizeOffset: 4, dataSizeOffset: dataSizeOffset, ds64Offset: ds64Offset))
         return .success((w.bytes, layout))
     }
 
@@ -173,10 +203,30 @@ enum WAVEContainer: AudioFileContainer {
     }
 
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {
-        guard case .wave(let riffOffset, let dataOffsetField) = layout.headerPatch else { return [] }
+        guard case .wave(let riffOffset, let dataOffsetField, let ds64Offset) = layout.headerPatch else { return [] }
+        if ds64Offset >= 0 {
+            // RF64: the 32-bit fields stay 0xFFFFFFFF; the sizes go into ds64.
+            var ds = ByteWriter()
+            ds.le(UInt64(max(0, layout.dataOffset + dataByteCount + (dataByteCount & 1) - 8)), 8)
+            ds.le(UInt64(dataByteCount), 8)
+            ds.le(UInt64(dataByteCount / Int64(max(layout.format.mBytesPerFrame, 1))), 8)
+            return [(ds64Offset, ds.bytes)]
+        }
         var riffSize = ByteWriter(), dataSize = ByteWriter()
         riffSize.le(UInt64(clamping: max(0, layout.dataOffset + dataByteCount + (dataByteCount & 1) - 8)), 4)
         dataSize.le(UInt64(clamping: dataByteCount), 4)
         return [(riffOffset, riffSize.bytes), (dataOffsetField, dataSize.bytes)]
+    }
+}
+
+/// RF64 (EBU Tech 3306): WAVE with 64-bit sizes in a ds64 chunk, for audio data beyond 4 GiB.
+enum RF64Container: AudioFileContainer {
+    static var fileType: AudioFileTypeID { kAudioFileRF64Type }
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> { WAVEContainer.parse(store) }
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+        WAVEContainer.createFile(format: format, channelLayout: channelLayout, rf64: true)
+    }
+    static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {
+        WAVEContainer.sizeFields(layout, dataByteCount: dataByteCount)
     }
 }
