@@ -13,6 +13,10 @@ let package = Package(
         // Peers measured in the same run (Debian: libsoxr-dev, libsamplerate0-dev; run.sh installs them).
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .executableTarget(
+            name: "FileIOBench",
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), "CSndfile"]),
         .executableTarget(
             name: "ResamplerBench",
             dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio"), "CSoxr", "CSampleRate"]),
