@@ -3,7 +3,7 @@
 # the Swift toolchain. Idempotent; quiet when everything is present.
 set -euo pipefail
 
-packages=(sox)  # sox: outside reference for test audio (later issues read our files back with it)
+packages=(sox ffmpeg)  # independent readers and writers that check our files
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

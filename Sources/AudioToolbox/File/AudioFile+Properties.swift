@@ -131,7 +131,7 @@ struct AudioFileTypeInfo {
         AudioFileTypeInfo(type: kAudioFileAIFFType, name: "AIFF", extensions: ["aif", "aiff"], mimeTypes: ["audio/aiff", "audio/x-aiff"],
                           utis: ["public.aiff-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32)]),
         AudioFileTypeInfo(type: kAudioFileAIFCType, name: "AIFC", extensions: ["aifc", "aiff", "aif"], mimeTypes: ["audio/aiff", "audio/x-aiff"],
-                          utis: ["public.aifc-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16), (12, 24), (12, 32)]),
+                          utis: ["public.aifc-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16)]),
         AudioFileTypeInfo(type: kAudioFileWAVEType, name: "WAVE", extensions: ["wav", "wave"], mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave"],
                           utis: ["com.microsoft.waveform-audio"], pcm: [(8, 8), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
         AudioFileTypeInfo(type: kAudioFileRF64Type, name: "RF64", extensions: ["rf64", "wav"], mimeTypes: ["audio/x-rf64"],

@@ -130,7 +130,9 @@ enum AIFFContainer: AudioFileContainer {
             if l.isBigEndian || l.validBits <= 8 {
                 compression = none
             } else {
-                guard aifc else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+                // 'sowt' is byte-swapped 16-bit; other readers (ffmpeg) take it as 16-bit whatever the
+                // header says, so wider little-endian data is refused rather than written unreadably.
+                guard aifc, l.validBits == 16, l.containerBytes == 2 else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
                 compression = sowt
             }
         }
