@@ -39,8 +39,10 @@ let package = Package(
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
 
         .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/sine-demo"),
-        .executableTarget(name: "afinfo", dependencies: ["AudioToolbox"], path: "Sources/Tools/afinfo"),
-        .executableTarget(name: "afconvert", dependencies: ["AudioToolbox"], path: "Sources/Tools/afconvert"),
+        // What the tools share (format and error text in Apple's style); not a product.
+        .target(name: "ToolSupport", dependencies: ["AudioToolbox"], path: "Sources/Tools/ToolSupport"),
+        .executableTarget(name: "afinfo", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afinfo"),
+        .executableTarget(name: "afconvert", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afconvert"),
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),

@@ -5,24 +5,13 @@
 //   afconvert [option...] input_file [output_file]
 //   afconvert input_file -o output_file [option...]
 import AudioToolbox
+import ToolSupport
 
 // MARK: Output helpers
 
-func warn(_ text: String) {
-    fflush(nil)  // keep stdout and stderr in order when both go to one terminal
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
-/// Prints an error and exits with status 1.
 func fail(_ text: String) -> Never {
     warn("afconvert: " + text)
     exit(1)
-}
-
-func fourCharacters(_ code: UInt32) -> String? {
-    let bytes = [24, 16, 8, 0].map { UInt8((code >> UInt32($0)) & 0xFF) }
-    guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-    return String(decoding: bytes, as: UTF8.self)
 }
 
 func quoted(_ code: UInt32) -> String { fourCharacters(code).map { "'\($0)'" } ?? String(format: "0x%08X", code) }
@@ -33,71 +22,7 @@ func fourCharCode(_ text: String) -> UInt32? {
     return (bytes + Array(repeating: 0x20, count: 4 - bytes.count)).reduce(0) { $0 << 8 | UInt32($1) }
 }
 
-/// An OSStatus as Core Audio's tools print it: 'fmt?' for four-char codes, else the number, with what
-/// it means for the common file and converter errors.
-func describe(_ status: OSStatus) -> String {
-    let text = status < -0xFFFF || status > 0xFFFF ? fourCharacters(UInt32(bitPattern: status)).map { "'\($0)'" } ?? "\(status)" : "\(status)"
-    let meanings: [(OSStatus, String)] = [  // a list: some codes are shared ('fmt?')
-        (kAudio_FileNotFoundError, "file not found"),
-        (kAudio_FilePermissionError, "permission denied"),
-        (kAudio_BadFilePathError, "bad file path"),
-        (kAudio_ParamError, "bad parameter"),
-        (kAudioFileUnsupportedFileTypeError, "unsupported file type"),
-        (kAudioFileUnsupportedDataFormatError, "unsupported data format"),
-        (kAudioFileInvalidFileError, "invalid or damaged file"),
-        (kAudioFileInvalidChunkError, "invalid chunk"),
-        (kAudioFilePermissionsError, "permission denied"),
-        (kExtAudioFileError_InvalidDataFormat, "unsupported data format"),
-        (kExtAudioFileError_NonPCMClientFormat, "not linear PCM"),
-    ]
-    return meanings.first { $0.0 == status }.map { "\(text) (\($0.1))" } ?? text
-}
-
 // MARK: Stream descriptions
-
-let nativeBigEndian = kAudioFormatFlagsNativeEndian & kAudioFormatFlagIsBigEndian != 0
-
-/// Apple's CAStreamBasicDescription layout: `2 ch,  44100 Hz, Int16, interleaved` for the common
-/// native formats, else `2 ch,  48000 Hz, lpcm (0x0000000E) 24-bit big-endian signed integer`.
-func describe(_ f: AudioStreamBasicDescription) -> String {
-    var s = String(format: "%2d ch, %6.0f Hz, ", Int(f.mChannelsPerFrame), f.mSampleRate)
-    let flags = f.mFormatFlags
-    let deinterleaved = flags & kAudioFormatFlagIsNonInterleaved != 0
-    let perBuffer = deinterleaved ? 1 : max(f.mChannelsPerFrame, 1)
-    let wordSize = f.mBytesPerFrame / perBuffer
-    let isFloat = flags & kAudioFormatFlagIsFloat != 0, isSigned = flags & kAudioFormatFlagIsSignedInteger != 0
-    let fraction = Int((flags & kLinearPCMFormatFlagsSampleFractionMask) >> kLinearPCMFormatFlagsSampleFractionShift)
-    if f.mFormatID == kAudioFormatLinearPCM, f.mFramesPerPacket == 1, (flags & kAudioFormatFlagIsBigEndian != 0) == nativeBigEndian,
-       wordSize * 8 == f.mBitsPerChannel {
-        let common: String? = switch (isFloat, isSigned, f.mBitsPerChannel, fraction) {
-        case (true, _, 32, _): "Float32"
-        case (true, _, 64, _): "Float64"
-        case (false, true, 16, 0): "Int16"
-        case (false, true, 32, 0): "Int32"
-        case (false, true, 32, 24): "8.24"
-        default: nil
-        }
-        if let common {
-            return s + common + (f.mChannelsPerFrame > 1 ? (deinterleaved ? ", deinterleaved" : ", interleaved") : "")
-        }
-    }
-    s += (fourCharacters(f.mFormatID) ?? String(format: "0x%08X", f.mFormatID)) + String(format: " (0x%08X) ", flags)
-    guard f.mFormatID == kAudioFormatLinearPCM else {
-        return s + "\(f.mBitsPerChannel) bits/channel, \(f.mBytesPerPacket) bytes/packet, "
-            + "\(f.mFramesPerPacket) frames/packet, \(f.mBytesPerFrame) bytes/frame"
-    }
-    let endian = wordSize > 1 ? (flags & kAudioFormatFlagIsBigEndian != 0 ? " big-endian" : " little-endian") : ""
-    let sign = isFloat ? "" : (isSigned ? " signed" : " unsigned")
-    let packednessMatters = wordSize > 0 && wordSize * 8 != f.mBitsPerChannel
-    let packed = packednessMatters ? (flags & kAudioFormatFlagIsPacked != 0 ? "packed in \(wordSize) bytes" : "unpacked in \(wordSize) bytes") : ""
-    let align = wordSize > 0 && (packednessMatters || f.mBitsPerChannel % 8 != 0)
-        ? (flags & kAudioFormatFlagIsAlignedHigh != 0 ? " high-aligned" : " low-aligned") : ""
-    let depth = fraction > 0 ? "\(Int(f.mBitsPerChannel) - fraction).\(fraction)" : "\(f.mBitsPerChannel)"
-    s += "\(depth)-bit\(endian)\(sign) \(isFloat ? "float" : "integer")"
-    if !packed.isEmpty || !align.isEmpty { s += ", " + packed + align }
-    if deinterleaved { s += ", deinterleaved" }
-    return s
-}
 
 /// afconvert's name for a linear PCM layout: [-][BE|LE]{F|[U]I}{bits} (`LEI16`, `BEF32`, `UI8`).
 func pcmName(flags: AudioFormatFlags, bits: UInt32) -> String {
