@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the audio file parsers (WAVE, AIFF/AIFC, CAF through AudioFileOpenWithCallbacks, and
-# AudioFileStream) with libFuzzer + AddressSanitizer for a bounded time. Usage: FuzzTesting/run.sh [seconds]
+# Fuzzes the audio file parsers with libFuzzer + AddressSanitizer for a bounded time, one target per
+# container (WAVE/RF64, AIFF/AIFC, CAF, through AudioFileOpenWithCallbacks) and one for
+# AudioFileStream. Usage: FuzzTesting/run.sh [seconds-per-target]
 # Seeds are generated with sox; crashes are written to FuzzTesting/crashes/ and fail the run.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -15,8 +16,11 @@ for spec in "wav -b 16 -c 1" "wav -b 24 -c 2" "wav -e floating-point -b 32 -c 1"
     ext=$1; shift
     sox -n -r 8000 "$@" "$corpus/seed-$RANDOM.$ext" synth 0.005 sine 440
 done
-SWIFT_BACKTRACE=enable=no .build/debug/FuzzAudioFile "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=10 \
-    -artifact_prefix=crashes/ -print_final_stats=1 2>&1 | grep -E "^(INFO: Loaded|#[0-9]+ *DONE|Done|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" || true
+for target in FuzzWAVE FuzzAIFF FuzzCAF FuzzAudioFileStream; do
+    echo "== $target"
+    SWIFT_BACKTRACE=enable=no .build/debug/$target "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=10 \
+        -artifact_prefix=crashes/$target- -print_final_stats=1 2>&1 | grep -E "^(#[0-9]+ *DONE|Done|==[0-9]+==ERROR|SUMMARY)" || true
+done
 rm -rf "$corpus"
 if ls crashes/* >/dev/null 2>&1; then echo "fuzzing found crashes in FuzzTesting/crashes/"; exit 1; fi
-echo "fuzzing: no crash in ${seconds}s"
+echo "fuzzing: no crash in ${seconds}s per target"

@@ -1,12 +1,11 @@
-// libFuzzer target: every container parser (through AudioFileOpenWithCallbacks over the fuzz input,
-// with each type hint), the reads and properties a client makes after opening, and AudioFileStream
-// fed the same bytes in two pieces. Any crash, hang or sanitizer report is a bug.
+// What the fuzz targets share: open the fuzz input as an audio file through AudioFileOpenWithCallbacks
+// (with a type hint), make the reads and property calls a client makes, and feed AudioFileStream.
 import AudioToolbox
 import Foundation
 
-final class MemoryFile {
+public final class MemoryFile {
     let bytes: UnsafeRawBufferPointer
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 }
 
 let readProc: AudioFile_ReadProc = { client, position, count, buffer, actual in
@@ -23,10 +22,11 @@ let sizeProc: AudioFile_GetSizeProc = { client in
 let listener: AudioFileStream_PropertyListenerProc = { _, _, _, _ in }
 let packets: AudioFileStream_PacketsProc = { _, _, _, _, _ in }
 
-func exercise(_ data: UnsafeRawBufferPointer) {
+/// Opens `data` as a file with each hint and reads everything a client would.
+public func exerciseFile(_ data: UnsafeRawBufferPointer, hints: [AudioFileTypeID]) {
     let m = MemoryFile(data)
     let client = Unmanaged.passUnretained(m).toOpaque()
-    for hint in [0, kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType] {
+    for hint in hints {
         var file: AudioFileID?
         guard AudioFileOpenWithCallbacks(client, readProc, nil, sizeProc, nil, hint, &file) == noErr, let f = file else { continue }
         var count: UInt64 = 0
@@ -54,19 +54,20 @@ func exercise(_ data: UnsafeRawBufferPointer) {
         buffer.deallocate()
         AudioFileClose(f)
     }
-    var stream: AudioFileStreamID?
-    AudioFileStreamOpen(nil, listener, packets, 0, &stream)
-    if let s = stream {
-        let half = data.count / 2
-        AudioFileStreamParseBytes(s, UInt32(half), data.baseAddress, [])
-        AudioFileStreamParseBytes(s, UInt32(data.count - half), data.baseAddress.map { $0 + half }, [])
-        AudioFileStreamClose(s)
-    }
 }
 
-/// libFuzzer's entry point (libFuzzer supplies main).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    exercise(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
+/// Feeds `data` to AudioFileStream in `pieces` parts.
+public func exerciseStream(_ data: UnsafeRawBufferPointer, pieces: Int) {
+    var stream: AudioFileStreamID?
+    AudioFileStreamOpen(nil, listener, packets, 0, &stream)
+    guard let s = stream else { return }
+    let step = max(1, data.count / max(pieces, 1))
+    var offset = 0
+    while offset < data.count {
+        let n = min(step, data.count - offset)
+        AudioFileStreamParseBytes(s, UInt32(n), data.baseAddress! + offset, [])
+        offset += n
+    }
+    AudioFileStreamClose(s)
 }
+
