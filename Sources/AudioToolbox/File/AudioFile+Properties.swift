@@ -22,8 +22,15 @@ extension AudioFileObject {
             guard let l = layout.channelLayout else { return writable && layout.dataByteCount == 0 ? (0, true) : nil }
             return (UInt32(l.count), writable && layout.dataByteCount == 0)
         case kAudioFilePropertyInfoDictionary: return (Self.objectSize, false)
-        case kAudioFilePropertyPacketTableInfo, kAudioFilePropertyMarkerList, kAudioFilePropertyRegionList:
-            return nil  // PCM files carry none of these
+        case kAudioFilePropertyMarkerList:
+            guard layout.fileType == kAudioFileCAFType else { return nil }
+            let count = CAFMarkers.markers(layout)?.1.count ?? 0
+            return (UInt32(8 + max(count, 1) * MemoryLayout<AudioFileMarker>.stride), writable)
+        case kAudioFilePropertyRegionList:
+            guard layout.fileType == kAudioFileCAFType, let (_, regions) = CAFMarkers.regions(layout) else { return nil }
+            return (UInt32(regionListBytes(regions, 0).count), false)
+        case kAudioFilePropertyPacketTableInfo:
+            return nil  // linear PCM has no packet table
         case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
             return (UInt32(MemoryLayout<AudioFramePacketTranslation>.size), false)
         case kAudioFilePropertyByteToPacket, kAudioFilePropertyPacketToByte:
@@ -85,9 +92,42 @@ extension AudioFileObject {
             return put(t)
         case kAudioFilePropertyReserveDuration:
             return put(Double(0))
+        case kAudioFilePropertyMarkerList:
+            let (smpte, markers) = CAFMarkers.markers(layout) ?? (0, [])
+            let bytes = CAFMarkers.markerListBytes(smpte, markers)
+            let n = min(Int(ioSize.pointee), bytes.count)
+            bytes.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: n) }
+            ioSize.pointee = UInt32(n)
+            return noErr
+        case kAudioFilePropertyRegionList:
+            guard let (smpte, regions) = CAFMarkers.regions(layout) else { return kAudioFileUnsupportedPropertyError }
+            let bytes = regionListBytes(regions, smpte)
+            bytes.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            ioSize.pointee = UInt32(bytes.count)
+            return noErr
         default:
             return kAudioFileUnsupportedPropertyError
         }
+    }
+
+    /// AudioFileRegionList bytes: regions laid out one after another, each with its markers.
+    func regionListBytes(_ regions: [(UInt32, UInt32, [CAFMarkers.Marker])], _ smpteType: UInt32) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 8)
+        out.withUnsafeMutableBytes { $0.storeBytes(of: smpteType, as: UInt32.self); $0.storeBytes(of: UInt32(regions.count), toByteOffset: 4, as: UInt32.self) }
+        let markerStride = MemoryLayout<AudioFileMarker>.stride
+        let header = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)!
+        for (id, flags, markers) in regions {
+            var region = [UInt8](repeating: 0, count: header + max(markers.count, 1) * markerStride)
+            region.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: id, as: UInt32.self)
+                raw.storeBytes(of: flags, toByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mFlags)!, as: UInt32.self)
+                raw.storeBytes(of: UInt32(markers.count), toByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mNumberMarkers)!, as: UInt32.self)
+                let list = CAFMarkers.markerListBytes(0, markers)
+                list.dropFirst(8).withUnsafeBytes { if !$0.isEmpty { (raw.baseAddress! + header).copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+            }
+            out += region.prefix(header + markers.count * markerStride)
+        }
+        return out
     }
 
     func setProperty(_ id: AudioFilePropertyID, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
@@ -99,6 +139,15 @@ extension AudioFileObject {
             return setChannelLayout(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
         case kAudioFilePropertyReserveDuration:
             return size == 8 ? noErr : kAudioFileBadPropertySizeError  // space is not reserved ahead
+        case kAudioFilePropertyMarkerList:
+            guard let (smpte, markers) = CAFMarkers.parseMarkerList(data, size: Int(size)) else { return kAudioFileBadPropertySizeError }
+            layout.userData.removeAll { $0.0 == CAFMarkers.mark || $0.0 == CAFMarkers.strg }
+            layout.trailingChunks.removeAll { $0.0 == CAFMarkers.mark || $0.0 == CAFMarkers.strg }
+            let chunks = CAFMarkers.chunks(smpte, markers)
+            layout.trailingChunks += chunks
+            layout.userData += chunks
+            markHeaderDirty()
+            return noErr
         case kAudioFilePropertyDataFormat:
             guard size >= 40 else { return kAudioFileBadPropertySizeError }
             let f = data.loadUnaligned(as: AudioStreamBasicDescription.self)

@@ -13,6 +13,10 @@ struct AudioFileLayout {
     var headerPatch: HeaderPatch = .none
     /// Other chunks (user data), by four-char code, in file order.
     var userData: [(UInt32, [UInt8])] = []
+    /// Chunks to write after the audio data when the file is finished (CAF markers and their names).
+    var trailingChunks: [(UInt32, [UInt8])] = []
+    /// Bytes follow the audio that growing the data would overwrite and that are not kept in `trailingChunks`.
+    var tailLocked = false
 
     enum HeaderPatch {
         case none

@@ -39,7 +39,13 @@ final class AudioFileObject: @unchecked Sendable {
         var firstError: AUStatusError?
         for type in order {
             switch containers[type]!.parse(store) {
-            case .success(let layout):
+            case .success(var layout):
+                // Appending must not overwrite what follows the audio: CAF keeps those chunks and moves them;
+                // anything else (a WAVE LIST after data, say) makes growing the data an error instead.
+                let pad: Int64 = layout.fileType == kAudioFileCAFType ? 0 : layout.dataByteCount & 1
+                let tail = store.size - (layout.dataOffset + layout.dataByteCount + pad)
+                let kept = layout.trailingChunks.reduce(Int64(0)) { $0 + 12 + Int64($1.1.count) }
+                layout.tailLocked = tail > 0 && tail != kept
                 return .success(AudioFileObject(store: store, container: containers[layout.fileType] ?? containers[type]!,
                                                 layout: layout, writable: writable))
             case .failure(let e):
@@ -95,6 +101,7 @@ final class AudioFileObject: @unchecked Sendable {
            layout.dataOffset + end > Int64(UInt32.max) {
             return kAudioFileDoesNotAllow64BitDataSizeError
         }
+        if end > layout.dataByteCount && layout.tailLocked { return kAudioFileOperationNotSupportedError }
         guard store.write(at: layout.dataOffset + start, buffer, count: count) else { return kAudioFilePermissionsError }
         if end > layout.dataByteCount {
             layout.dataByteCount = end
@@ -102,6 +109,8 @@ final class AudioFileObject: @unchecked Sendable {
         }
         return noErr
     }
+
+    func markHeaderDirty() { headerDirty = true }
 
     /// Brings the header's size fields up to date (and pads RIFF/AIFF data to an even length).
     func updateHeader() -> OSStatus {
@@ -111,6 +120,13 @@ final class AudioFileObject: @unchecked Sendable {
         }
         if layout.dataByteCount & 1 == 1 && layout.fileType != kAudioFileCAFType {
             store.write(at: layout.dataOffset + layout.dataByteCount, [0])
+        }
+        if !layout.trailingChunks.isEmpty {
+            // CAF chunks after the (now sized) audio data; rewritten whole each time.
+            var w = ByteWriter()
+            for (id, body) in layout.trailingChunks { w.fourCC(id); w.be(UInt64(body.count), 8); w.append(body) }
+            let end = layout.dataOffset + layout.dataByteCount
+            guard store.write(at: end, w.bytes), store.truncate(to: end + Int64(w.bytes.count)) else { return kAudioFilePermissionsError }
         }
         headerDirty = false
         return noErr

@@ -19,6 +19,7 @@ enum CAFContainer: AudioFileContainer {
         var infoDict: [String: String] = [:]
         var userData: [(UInt32, [UInt8])] = []
         var offset: Int64 = 8, chunks = 0
+        var afterData: [(UInt32, [UInt8])]? = nil  // chunks after a sized data chunk, kept so appending can move them
         while offset + 12 <= fileSize {
             chunks += 1
             if chunks > 10_000 { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
@@ -35,6 +36,7 @@ enum CAFContainer: AudioFileContainer {
                 dataSize = rawSize == -1 ? available : min(rawSize - 4, available)
                 if rawSize == -1 { break }
                 offset = body + rawSize
+                afterData = []
                 continue
             }
             guard rawSize >= 0, rawSize <= fileSize - body else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
@@ -45,6 +47,7 @@ enum CAFContainer: AudioFileContainer {
                 case .failure(let e): return .failure(e)
                 }
             } else if rawSize <= 1 << 24, let b = store.bytes(at: body, count: Int(rawSize)) {
+                afterData?.append((id, b))
                 switch id {
                 case chan: layout = cafLayoutToNative(b)
                 case kuki: cookie = b
@@ -57,9 +60,11 @@ enum CAFContainer: AudioFileContainer {
         }
         guard let format, dataOffset >= 0 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
         if format.mBytesPerPacket > 0 { dataSize -= dataSize % Int64(format.mBytesPerPacket) }
-        return .success(AudioFileLayout(fileType: kAudioFileCAFType, format: format, dataOffset: dataOffset, dataByteCount: dataSize,
-                                        channelLayout: layout, magicCookie: cookie, info: infoDict,
-                                        headerPatch: .caf(dataSizeOffset: dataSizeField), userData: userData))
+        var result = AudioFileLayout(fileType: kAudioFileCAFType, format: format, dataOffset: dataOffset, dataByteCount: dataSize,
+                                     channelLayout: layout, magicCookie: cookie, info: infoDict,
+                                     headerPatch: .caf(dataSizeOffset: dataSizeField), userData: userData)
+        result.trailingChunks = afterData ?? []
+        return .success(result)
     }
 
     static func parseDescription(_ b: [UInt8]) -> Result<AudioStreamBasicDescription, AUStatusError> {

@@ -1,0 +1,177 @@
+import AudioToolbox
+import Foundation
+import Testing
+
+/// CAF markers: set as an AudioFileMarkerList, written as 'strg' + 'mark' chunks after the audio, read back.
+@Suite struct CAFMarkerTests {
+    struct Expected { var position: Double, id: Int32, name: String?, type: UInt32 }
+
+    static let markers = [
+        Expected(position: 0, id: 1, name: "Start", type: kAudioFileMarkerType_Generic),
+        Expected(position: 1234.5, id: 7, name: "Chorus – ünïcode", type: 0x6567_6E20),  // 'eg n'-style custom type
+        Expected(position: 44099, id: 9, name: nil, type: kAudioFileMarkerType_Generic),
+    ]
+
+    func setMarkers(_ file: AudioFileID) -> OSStatus {
+        let stride = MemoryLayout<AudioFileMarker>.stride
+        var bytes = [UInt8](repeating: 0, count: 8 + Self.markers.count * stride)
+        let names = Self.markers.map { $0.name.map { $0 as NSString } }
+        return withExtendedLifetime(names) {
+            bytes.withUnsafeMutableBytes { raw -> OSStatus in
+                raw.storeBytes(of: UInt32(0), as: UInt32.self)
+                raw.storeBytes(of: UInt32(Self.markers.count), toByteOffset: 4, as: UInt32.self)
+                for (i, m) in Self.markers.enumerated() {
+                    let name = names[i].map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+                    let marker = AudioFileMarker(mFramePosition: m.position, mName: name, mMarkerID: m.id,
+                                                 mSMPTETime: AudioFile_SMPTE_Time(mHours: 0, mMinutes: 0, mSeconds: 0, mFrames: 0, mSubFrameSampleOffset: 0),
+                                                 mType: m.type, mReserved: 0, mChannel: 0)
+                    raw.storeBytes(of: marker, toByteOffset: 8 + i * stride, as: AudioFileMarker.self)
+                }
+                return AudioFileSetProperty(file, kAudioFilePropertyMarkerList, UInt32(raw.count), raw.baseAddress!)
+            }
+        }
+    }
+
+    @Test func markersSurviveWriteAndReopen() throws {
+        let url = FileSupport.tempURL("caf")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let format = OCAFormat.linearPCM(sampleRate: 44100, channels: 1, bitsPerChannel: 16, isFloat: false, isSignedInteger: true,
+                                         interleaved: true, bigEndian: true)
+        let file = try FileSupport.createFile(url, kAudioFileCAFType, format)
+        #expect(setMarkers(file) == noErr)
+        let samples = (0..<44100).map { Int16(truncatingIfNeeded: $0 &* 7) }
+        var bigEndian = samples.map(\.bigEndian)  // raw bytes in the file's (big-endian) order
+        var bytes = UInt32(samples.count * 2)
+        #expect(AudioFileWriteBytes(file, false, 0, &bytes, &bigEndian) == noErr)
+        #expect(AudioFileClose(file) == noErr)
+
+        // The chunk layout, parsed here independently: desc, ..., data (sized, not -1), then strg and mark.
+        let data = try [UInt8](Data(contentsOf: url))
+        var chunks: [(String, Int64, Int)] = []  // (type, size, body offset)
+        var at = 8
+        while at + 12 <= data.count {
+            let type = String(decoding: data[at..<at + 4], as: UTF8.self)
+            let size = data[at + 4..<at + 12].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            chunks.append((type, size, at + 12))
+            at += 12 + Int(size)
+        }
+        #expect(at == data.count)
+        let types = chunks.map(\.0)
+        #expect(Array(types.suffix(3)) == ["data", "strg", "mark"])
+        let dataChunk = try #require(chunks.first { $0.0 == "data" })
+        #expect(dataChunk.1 == 4 + 44100 * 2)  // edit count + samples
+        let mark = try #require(chunks.first { $0.0 == "mark" })
+        #expect(mark.1 == 8 + 3 * 28)
+
+        // sox still reads the audio (it skips chunks after data it does not know).
+        if FileSupport.sox != nil {
+            let read = try FileSupport.soxSamples(url)
+            #expect(read.count == samples.count)
+            #expect(read.prefix(100).map { Int16(truncatingIfNeeded: $0 >> 16) } == Array(samples.prefix(100)))
+        }
+
+        var reopened: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, 0, &reopened) == noErr)
+        let f = try #require(reopened)
+        var size: UInt32 = 0, writable: UInt32 = 1
+        #expect(AudioFileGetPropertyInfo(f, kAudioFilePropertyMarkerList, &size, &writable) == noErr)
+        #expect(writable == 0)
+        let stride = MemoryLayout<AudioFileMarker>.stride
+        #expect(Int(size) == 8 + 3 * stride)
+        var list = [UInt8](repeating: 0, count: Int(size))
+        #expect(AudioFileGetProperty(f, kAudioFilePropertyMarkerList, &size, &list) == noErr)
+        try list.withUnsafeBytes { raw in
+            #expect(raw.load(fromByteOffset: 4, as: UInt32.self) == 3)
+            for (i, want) in Self.markers.enumerated() {
+                let got = raw.loadUnaligned(fromByteOffset: 8 + i * stride, as: AudioFileMarker.self)
+                #expect(got.mFramePosition == want.position)
+                #expect(got.mMarkerID == want.id)
+                #expect(got.mType == want.type)
+                let name = got.mName.map { Unmanaged<NSString>.fromOpaque($0).takeRetainedValue() as String }
+                #expect(name == want.name)
+            }
+        }
+        var packets: UInt64 = 0
+        size = 8
+        #expect(AudioFileGetProperty(f, kAudioFilePropertyAudioDataPacketCount, &size, &packets) == noErr)
+        #expect(packets == 44100)
+        // Region list: this file has none.
+        #expect(AudioFileGetPropertyInfo(f, kAudioFilePropertyRegionList, &size, nil) == kAudioFileUnsupportedPropertyError)
+        #expect(AudioFileClose(f) == noErr)
+
+        // Appending moves the marker chunks behind the new audio instead of overwriting them.
+        var rw: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readWritePermission, 0, &rw) == noErr)
+        let w = try #require(rw)
+        var more = [Int16](repeating: Int16(0x1234).bigEndian, count: 1000)
+        bytes = 2000
+        #expect(AudioFileWriteBytes(w, false, 44100 * 2, &bytes, &more) == noErr)
+        #expect(AudioFileClose(w) == noErr)
+        var again: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, 0, &again) == noErr)
+        let g = try #require(again)
+        defer { AudioFileClose(g) }
+        size = 8
+        #expect(AudioFileGetProperty(g, kAudioFilePropertyAudioDataPacketCount, &size, &packets) == noErr)
+        #expect(packets == 45100)
+        size = UInt32(list.count)
+        #expect(AudioFileGetProperty(g, kAudioFilePropertyMarkerList, &size, &list) == noErr)
+        list.withUnsafeBytes { raw in
+            let names = (0..<3).map { i in
+                raw.loadUnaligned(fromByteOffset: 8 + i * stride, as: AudioFileMarker.self).mName
+                    .map { Unmanaged<NSString>.fromOpaque($0).takeRetainedValue() as String }
+            }
+            #expect(names == Self.markers.map(\.name))
+        }
+        if FileSupport.sox != nil { #expect(try FileSupport.soxSamples(url).count == 45100) }
+    }
+
+    /// A WAVE file with a chunk after its audio can be rewritten in place but not grown (which would overwrite the chunk).
+    @Test func growingWAVEDataRefusedWhenAChunkFollows() throws {
+        let url = FileSupport.tempURL("wav")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try FileSupport.createFile(url, kAudioFileWAVEType, OCAFormat.linearPCM(sampleRate: 8000, channels: 1, bitsPerChannel: 16,
+                                                                                         isFloat: false, isSignedInteger: true, interleaved: true))
+        var audio = [Int16](repeating: 100, count: 50)
+        var bytes: UInt32 = 100
+        #expect(AudioFileWriteBytes(file, false, 0, &bytes, &audio) == noErr)
+        #expect(AudioFileClose(file) == noErr)
+        var data = try [UInt8](Data(contentsOf: url))
+        data += Array("LISTzzzz".utf8) + [UInt8](repeating: 0x41, count: 12)
+        data.replaceSubrange(data.count - 16..<data.count - 12, with: [12, 0, 0, 0])
+        let riff = UInt32(data.count - 8)
+        data.replaceSubrange(4..<8, with: withUnsafeBytes(of: riff.littleEndian, Array.init))
+        try Data(data).write(to: url)
+
+        var rw: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readWritePermission, 0, &rw) == noErr)
+        let w = try #require(rw)
+        var louder = [Int16](repeating: 200, count: 50)
+        bytes = 100
+        #expect(AudioFileWriteBytes(w, false, 0, &bytes, &louder) == noErr)
+        bytes = 2
+        #expect(AudioFileWriteBytes(w, false, 100, &bytes, &louder) == kAudioFileOperationNotSupportedError)
+        #expect(AudioFileClose(w) == noErr)
+        let after = try [UInt8](Data(contentsOf: url))
+        #expect(after.suffix(12) == ArraySlice([UInt8](repeating: 0x41, count: 12)))
+        #expect(after.count == data.count)
+        if FileSupport.sox != nil { #expect(try FileSupport.soxSamples(url).allSatisfy { $0 >> 16 == 200 }) }
+    }
+
+    @Test func markerListRefusedOutsideCAFAndWhenShort() throws {
+        let url = FileSupport.tempURL("wav")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try FileSupport.createFile(url, kAudioFileWAVEType, OCAFormat.linearPCM(sampleRate: 8000, channels: 1, bitsPerChannel: 16,
+                                                                                         isFloat: false, isSignedInteger: true, interleaved: true))
+        defer { AudioFileClose(file) }
+        #expect(setMarkers(file) == kAudioFileUnsupportedPropertyError)
+
+        let caf = FileSupport.tempURL("caf")
+        defer { try? FileManager.default.removeItem(at: caf) }
+        let c = try FileSupport.createFile(caf, kAudioFileCAFType, OCAFormat.linearPCM(sampleRate: 8000, channels: 1, bitsPerChannel: 16,
+                                                                                      isFloat: false, isSignedInteger: true, interleaved: true))
+        defer { AudioFileClose(c) }
+        var header: (UInt32, UInt32) = (0, 5)  // claims five markers, carries none
+        #expect(AudioFileSetProperty(c, kAudioFilePropertyMarkerList, 8, &header) == kAudioFileBadPropertySizeError)
+    }
+}
