@@ -19,7 +19,7 @@ done
 for target in FuzzWAVE FuzzAIFF FuzzCAF FuzzAudioFileStream; do
     echo "== $target"
     SWIFT_BACKTRACE=enable=no .build/debug/$target "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=10 \
-        -artifact_prefix=crashes/$target- -print_final_stats=1 2>&1 | grep -E "^(#[0-9]+ *DONE|Done|==[0-9]+==ERROR|SUMMARY)" || true
+        -dict=chunks.dict -artifact_prefix=crashes/$target- -print_final_stats=1 2>&1 | grep -E "^(#[0-9]+ *DONE|Done|==[0-9]+==ERROR|SUMMARY)" || true
 done
 rm -rf "$corpus"
 if ls crashes/* >/dev/null 2>&1; then echo "fuzzing found crashes in FuzzTesting/crashes/"; exit 1; fi

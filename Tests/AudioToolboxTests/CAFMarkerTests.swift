@@ -174,4 +174,57 @@ import Testing
         var header: (UInt32, UInt32) = (0, 5)  // claims five markers, carries none
         #expect(AudioFileSetProperty(c, kAudioFilePropertyMarkerList, 8, &header) == kAudioFileBadPropertySizeError)
     }
+
+    /// A 'regn' chunk (written here byte by byte, as CAF specifies it) read through kAudioFilePropertyRegionList.
+    @Test func regionsAreReadFromCAF() throws {
+        let url = FileSupport.tempURL("caf")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try FileSupport.createFile(url, kAudioFileCAFType, OCAFormat.linearPCM(sampleRate: 8000, channels: 1, bitsPerChannel: 16,
+                                                                                         isFloat: false, isSignedInteger: true, interleaved: true))
+        var audio = [Int16](repeating: 0, count: 100)
+        var bytes: UInt32 = 200
+        #expect(AudioFileWriteBytes(file, false, 0, &bytes, &audio) == noErr)
+        #expect(AudioFileClose(file) == noErr)
+
+        func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+        func marker(_ type: String, _ pos: Double, _ id: UInt32) -> [UInt8] {
+            Array(type.utf8) + be(pos.bitPattern, 8) + be(UInt64(id), 4) + [0, 0, 0, 0] + be(0, 4) + be(0, 4)
+        }
+        let regn = be(0, 4) + be(1, 4) + be(5, 4) + be(3, 4) + be(2, 4) + marker("rbeg", 10, 1) + marker("rend", 90, 2)
+        let name = Array("Loop start".utf8) + [0]
+        let strg = be(1, 4) + be(1, 4) + be(0, 8) + name
+        var data = try [UInt8](Data(contentsOf: url))
+        data += Array("strg".utf8) + be(UInt64(strg.count), 8) + strg + Array("regn".utf8) + be(UInt64(regn.count), 8) + regn
+        try Data(data).write(to: url)
+
+        var opened: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, 0, &opened) == noErr)
+        let f = try #require(opened)
+        defer { AudioFileClose(f) }
+        var size: UInt32 = 0, writable: UInt32 = 1
+        #expect(AudioFileGetPropertyInfo(f, kAudioFilePropertyRegionList, &size, &writable) == noErr)
+        let header = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)!
+        let stride = MemoryLayout<AudioFileMarker>.stride
+        #expect(Int(size) == 8 + header + 2 * stride)
+        #expect(writable == 0)
+        var list = [UInt8](repeating: 0, count: Int(size))
+        #expect(AudioFileGetProperty(f, kAudioFilePropertyRegionList, &size, &list) == noErr)
+        list.withUnsafeBytes { raw in
+            #expect(raw.load(fromByteOffset: 4, as: UInt32.self) == 1)
+            let region = raw.baseAddress! + 8
+            #expect(region.loadUnaligned(as: UInt32.self) == 5)
+            #expect(region.loadUnaligned(fromByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mFlags)!, as: UInt32.self) == 3)
+            #expect(region.loadUnaligned(fromByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mNumberMarkers)!, as: UInt32.self) == 2)
+            let first = region.loadUnaligned(fromByteOffset: header, as: AudioFileMarker.self)
+            let second = region.loadUnaligned(fromByteOffset: header + stride, as: AudioFileMarker.self)
+            #expect(first.mFramePosition == 10 && first.mType == OCAFormat.fourCharCode("rbeg") && first.mMarkerID == 1)
+            #expect(second.mFramePosition == 90 && second.mType == OCAFormat.fourCharCode("rend") && second.mName == nil)
+            #expect(first.mName.map { Unmanaged<NSString>.fromOpaque($0).takeRetainedValue() as String } == "Loop start")
+        }
+        // No 'mark' chunk: an empty marker list.
+        size = 8 + UInt32(stride)
+        var markers = [UInt8](repeating: 0xFF, count: Int(size))
+        #expect(AudioFileGetProperty(f, kAudioFilePropertyMarkerList, &size, &markers) == noErr)
+        #expect(size == 8 && markers[4..<8] == [0, 0, 0, 0])
+    }
 }

@@ -44,6 +44,7 @@ public func exerciseFile(_ data: UnsafeRawBufferPointer, hints: [AudioFileTypeID
         var info: CFDictionary? = nil
         size = UInt32(MemoryLayout<CFDictionary?>.size)
         AudioFileGetProperty(f, kAudioFilePropertyInfoDictionary, &size, &info)
+        exerciseMarkers(f)
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 65536, alignment: 16)
         var packet: Int64 = 0
         while true {
@@ -53,6 +54,40 @@ public func exerciseFile(_ data: UnsafeRawBufferPointer, hints: [AudioFileTypeID
         }
         buffer.deallocate()
         AudioFileClose(f)
+    }
+}
+
+/// Gets the marker and region lists (hostile 'mark'/'regn'/'strg' chunks) and releases the names.
+func exerciseMarkers(_ f: AudioFileID) {
+    let stride = MemoryLayout<AudioFileMarker>.stride
+    func release(_ markers: UnsafeRawPointer, _ count: Int) {
+        for i in 0..<count {
+            if let name = markers.loadUnaligned(fromByteOffset: i * stride, as: AudioFileMarker.self).mName {
+                Unmanaged<AnyObject>.fromOpaque(name).release()
+            }
+        }
+    }
+    var size: UInt32 = 0
+    if AudioFileGetPropertyInfo(f, kAudioFilePropertyMarkerList, &size, nil) == noErr, size >= 8, size < 1 << 24 {
+        let list = UnsafeMutableRawPointer.allocate(byteCount: Int(size), alignment: 8)
+        if AudioFileGetProperty(f, kAudioFilePropertyMarkerList, &size, list) == noErr {
+            release(list + 8, Int(list.load(fromByteOffset: 4, as: UInt32.self)))
+        }
+        list.deallocate()
+    }
+    if AudioFileGetPropertyInfo(f, kAudioFilePropertyRegionList, &size, nil) == noErr, size >= 8, size < 1 << 24 {
+        let list = UnsafeMutableRawPointer.allocate(byteCount: Int(size), alignment: 8)
+        if AudioFileGetProperty(f, kAudioFilePropertyRegionList, &size, list) == noErr {
+            let header = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)!
+            let countOffset = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mNumberMarkers)!
+            var at = 8
+            for _ in 0..<Int(list.load(fromByteOffset: 4, as: UInt32.self)) {
+                let n = Int(list.loadUnaligned(fromByteOffset: at + countOffset, as: UInt32.self))
+                release(list + at + header, n)
+                at += header + n * stride
+            }
+        }
+        list.deallocate()
     }
 }
 

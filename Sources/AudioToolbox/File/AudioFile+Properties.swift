@@ -28,7 +28,8 @@ extension AudioFileObject {
             return (UInt32(8 + max(count, 1) * MemoryLayout<AudioFileMarker>.stride), writable)
         case kAudioFilePropertyRegionList:
             guard layout.fileType == kAudioFileCAFType, let (_, regions) = CAFMarkers.regions(layout) else { return nil }
-            return (UInt32(regionListBytes(regions, 0).count), false)
+            let header = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)!
+            return (UInt32(regions.reduce(8) { $0 + header + $1.2.count * MemoryLayout<AudioFileMarker>.stride }), false)
         case kAudioFilePropertyPacketTableInfo:
             return nil  // linear PCM has no packet table
         case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
