@@ -31,7 +31,7 @@ extension AudioFileObject {
             let header = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)!
             return (UInt32(regions.reduce(8) { $0 + header + $1.2.count * MemoryLayout<AudioFileMarker>.stride }), false)
         case kAudioFilePropertyPacketTableInfo:
-            return nil  // linear PCM has no packet table
+            return layout.packetTable == nil ? nil : (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), false)
         case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
             return (UInt32(MemoryLayout<AudioFramePacketTranslation>.size), false)
         case kAudioFilePropertyByteToPacket, kAudioFilePropertyPacketToByte:
@@ -60,7 +60,7 @@ extension AudioFileObject {
         case kAudioFilePropertyAudioDataPacketCount: return put(UInt64(packetCount))
         case kAudioFilePropertyDataOffset: return put(layout.dataOffset)
         case kAudioFilePropertyBitRate: return put(UInt32((f.mSampleRate * Double(f.mBytesPerFrame) * 8).rounded()))
-        case kAudioFilePropertyEstimatedDuration: return put(Double(packetCount) / f.mSampleRate)
+        case kAudioFilePropertyEstimatedDuration: return put(Double(playableRange.count) / f.mSampleRate)  // valid frames only
         case kAudioFilePropertyMagicCookieData, kAudioFilePropertyChannelLayout:
             let bytes = (id == kAudioFilePropertyMagicCookieData ? layout.magicCookie : layout.channelLayout) ?? []
             bytes.withUnsafeBytes { if !bytes.isEmpty { out.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) } }
@@ -69,7 +69,7 @@ extension AudioFileObject {
         case kAudioFilePropertyInfoDictionary:
             let d = NSMutableDictionary()
             for (k, v) in layout.info { d[k] = v }
-            d["approximate duration in seconds"] = String(format: "%.3f", Double(packetCount) / f.mSampleRate)
+            d["approximate duration in seconds"] = String(format: "%.3f", Double(playableRange.count) / f.mSampleRate)
             return put(UnsafeRawPointer(Unmanaged.passRetained(d as NSDictionary).toOpaque()))
         case kAudioFilePropertyFrameToPacket:
             var t = out.load(as: AudioFramePacketTranslation.self)
@@ -93,6 +93,8 @@ extension AudioFileObject {
             return put(t)
         case kAudioFilePropertyReserveDuration:
             return put(Double(0))
+        case kAudioFilePropertyPacketTableInfo:
+            return put(layout.packetTable!)
         case kAudioFilePropertyMarkerList:
             let (smpte, markers) = CAFMarkers.markers(layout) ?? (0, [])
             let bytes = CAFMarkers.markerListBytes(smpte, markers)

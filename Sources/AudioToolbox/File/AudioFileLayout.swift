@@ -15,8 +15,11 @@ struct AudioFileLayout {
     var userData: [(UInt32, [UInt8])] = []
     /// Chunks to write after the audio data when the file is finished (CAF markers and their names).
     var trailingChunks: [(UInt32, [UInt8])] = []
-    /// Bytes follow the audio that growing the data would overwrite and that are not kept in `trailingChunks`.
+    /// Growing the data is refused: bytes follow the audio that are not kept in `trailingChunks`, or a
+    /// packet table would go stale.
     var tailLocked = false
+    /// A CAF 'pakt' header: valid, priming and remainder frames (the packet descriptions of VBR data are not kept).
+    var packetTable: AudioFilePacketTableInfo?
 
     enum HeaderPatch {
         case none

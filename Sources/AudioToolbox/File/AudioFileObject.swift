@@ -23,6 +23,13 @@ final class AudioFileObject: @unchecked Sendable {
     var format: AudioStreamBasicDescription { layout.format }
     var bytesPerPacket: Int64 { Int64(max(layout.format.mBytesPerPacket, 1)) }
     var packetCount: Int64 { layout.dataByteCount / bytesPerPacket }
+    /// The frames a reader should hear (linear PCM: one frame per packet): after the priming frames, the
+    /// valid ones; everything when there is no packet table. Clamped to the data really there.
+    var playableRange: (start: Int64, count: Int64) {
+        guard let t = layout.packetTable else { return (0, packetCount) }
+        let start = min(max(0, Int64(t.mPrimingFrames)), packetCount)
+        return (start, min(max(0, t.mNumberValidFrames), packetCount - start))
+    }
 
     init(store: ByteStore, container: AudioFileContainer.Type, layout: AudioFileLayout, writable: Bool) {
         self.store = store
@@ -45,7 +52,7 @@ final class AudioFileObject: @unchecked Sendable {
                 let pad: Int64 = layout.fileType == kAudioFileCAFType ? 0 : layout.dataByteCount & 1
                 let tail = store.size - (layout.dataOffset + layout.dataByteCount + pad)
                 let kept = layout.trailingChunks.reduce(Int64(0)) { $0 + 12 + Int64($1.1.count) }
-                layout.tailLocked = tail > 0 && tail != kept
+                layout.tailLocked = (tail > 0 && tail != kept) || layout.packetTable != nil
                 return .success(AudioFileObject(store: store, container: containers[layout.fileType] ?? containers[type]!,
                                                 layout: layout, writable: writable))
             case .failure(let e):

@@ -109,6 +109,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
             set(kAudioFileStreamProperty_AudioDataByteCount, UInt64(declared))
             set(kAudioFileStreamProperty_AudioDataPacketCount, UInt64(declared / Int64(max(l.format.mBytesPerPacket, 1))))
         }
+        if let table = l.packetTable { set(kAudioFileStreamProperty_PacketTableInfo, table) }
         set(kAudioFileStreamProperty_MaximumPacketSize, l.format.mBytesPerPacket)
         set(kAudioFileStreamProperty_PacketSizeUpperBound, l.format.mBytesPerPacket)
         set(kAudioFileStreamProperty_AverageBytesPerPacket, Double(l.format.mBytesPerPacket))

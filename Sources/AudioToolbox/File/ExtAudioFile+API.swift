@@ -146,6 +146,8 @@ private func extPropertyInfo(_ x: ExtAudioFileObject, _ id: ExtAudioFileProperty
         return (UInt32(x.clientChannelLayout?.count ?? 12), true)
     case kExtAudioFileProperty_ConverterConfig:
         return (UInt32(MemoryLayout<UnsafeRawPointer>.size), true)
+    case kExtAudioFileProperty_PacketTable:
+        return x.file.layout.packetTable == nil ? nil : (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), false)
     default:
         return nil
     }
@@ -177,6 +179,7 @@ public func ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPrope
         case kExtAudioFileProperty_FileDataFormat: return put(x.fileFormat)
         case kExtAudioFileProperty_ClientDataFormat: return put(x.clientFormat)
         case kExtAudioFileProperty_FileLengthFrames: return put(x.lengthFrames)
+        case kExtAudioFileProperty_PacketTable: return put(x.file.layout.packetTable!)
         case kExtAudioFileProperty_AudioFile: return put(x.fileHandle)
         case kExtAudioFileProperty_AudioConverter:
             guard let c = x.converterHandle else { return kExtAudioFileError_InvalidProperty }

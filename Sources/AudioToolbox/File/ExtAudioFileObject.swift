@@ -37,6 +37,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
         self.forWriting = forWriting
         clientFormat = file.format
         writePacket = file.packetCount
+        filePacket = file.playableRange.start
         scratchBytes = Self.chunkFrames * Int(max(file.format.mBytesPerFrame, 1))
         scratch = .allocate(byteCount: scratchBytes, alignment: 16)
     }
@@ -51,7 +52,14 @@ final class ExtAudioFileObject: @unchecked Sendable {
     /// The file's length in client frames.
     var lengthFrames: Int64 {
         let ratio = clientFormat.mSampleRate / fileFormat.mSampleRate
-        return ratio == 1 ? file.packetCount : Int64((Double(file.packetCount) * ratio).rounded())
+        let frames = forWriting ? file.packetCount : file.playableRange.count
+        return ratio == 1 ? frames : Int64((Double(frames) * ratio).rounded())
+    }
+
+    /// One past the last file packet a reader sees (the remainder frames of a packet table are cut).
+    private var readEnd: Int64 {
+        let r = file.playableRange
+        return r.start + r.count
     }
 
     func setClientFormat(_ f: AudioStreamBasicDescription) -> OSStatus {
@@ -75,7 +83,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
     private static let readProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, _, userData in
         let x = Unmanaged<ExtAudioFileObject>.fromOpaque(userData!).takeUnretainedValue()
         let bpp = Int64(x.file.bytesPerPacket)
-        let want = min(Int64(ioPackets.pointee), Int64(x.scratchBytes) / bpp, max(0, x.file.packetCount - x.filePacket))
+        let want = min(Int64(ioPackets.pointee), Int64(x.scratchBytes) / bpp, max(0, x.readEnd - x.filePacket))
         let (got, _) = want > 0 ? x.file.readBytes(at: x.filePacket * bpp, count: Int(want * bpp), into: x.scratch) : (0, noErr)
         let packets = Int64(got) / bpp
         x.filePacket += packets
@@ -107,7 +115,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
             }
         }
         let bpp = Int64(clientPCM.bytesPerFrame)
-        let n = Int(min(Int64(capacity), max(0, file.packetCount - filePacket)))
+        let n = Int(min(Int64(capacity), max(0, readEnd - filePacket)))
         let (got, _) = n > 0 ? file.readBytes(at: filePacket * bpp, count: n * Int(bpp), into: list[0].mData!) : (0, noErr)
         let packets = got / Int(bpp)
         filePacket += Int64(packets)
@@ -118,7 +126,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
     func seek(_ frame: Int64) -> OSStatus {
         guard frame >= 0 else { return kExtAudioFileError_InvalidSeek }
         let ratio = fileFormat.mSampleRate / clientFormat.mSampleRate
-        filePacket = min(Int64((Double(frame) * ratio).rounded()), file.packetCount)
+        let range = file.playableRange
+        filePacket = range.start + min(Int64((Double(frame) * ratio).rounded()), range.count)
         clientFrame = frame
         converter?.reset()
         if forWriting { writePacket = min(frame, file.packetCount) }

@@ -6,7 +6,7 @@ enum CAFContainer: AudioFileContainer {
 
     static let caff = OCAFormat.fourCharCode("caff"), desc = OCAFormat.fourCharCode("desc"), data = OCAFormat.fourCharCode("data")
     static let chan = OCAFormat.fourCharCode("chan"), kuki = OCAFormat.fourCharCode("kuki"), info = OCAFormat.fourCharCode("info")
-    static let free = OCAFormat.fourCharCode("free")
+    static let free = OCAFormat.fourCharCode("free"), pakt = OCAFormat.fourCharCode("pakt")
 
     static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> {
         let fileSize = store.size
@@ -19,6 +19,7 @@ enum CAFContainer: AudioFileContainer {
         var infoDict: [String: String] = [:]
         var userData: [(UInt32, [UInt8])] = []
         var offset: Int64 = 8, chunks = 0
+        var packetTable: AudioFilePacketTableInfo?
         var afterData: [(UInt32, [UInt8])]? = nil  // chunks after a sized data chunk, kept so appending can move them
         while offset + 12 <= fileSize {
             chunks += 1
@@ -53,6 +54,13 @@ enum CAFContainer: AudioFileContainer {
                 case kuki: cookie = b
                 case info: parseInfo(b, into: &infoDict)
                 case free: break
+                case pakt:
+                    var pr = ByteReader(b)
+                    guard let _ = pr.u64be(), let valid = pr.u64be(), let priming = pr.u32be(), let remainder = pr.u32be() else {
+                        return .failure(AUStatusError(kAudioFileInvalidChunkError))
+                    }
+                    packetTable = AudioFilePacketTableInfo(mNumberValidFrames: Int64(bitPattern: valid), mPrimingFrames: Int32(bitPattern: priming),
+                                                           mRemainderFrames: Int32(bitPattern: remainder))
                 default: userData.append((id, b))
                 }
             }
@@ -64,6 +72,7 @@ enum CAFContainer: AudioFileContainer {
                                      channelLayout: layout, magicCookie: cookie, info: infoDict,
                                      headerPatch: .caf(dataSizeOffset: dataSizeField), userData: userData)
         result.trailingChunks = afterData ?? []
+        result.packetTable = packetTable
         return .success(result)
     }
 
