@@ -21,7 +21,7 @@ import Testing
                 raw.storeBytes(of: UInt32(0), as: UInt32.self)
                 raw.storeBytes(of: UInt32(Self.markers.count), toByteOffset: 4, as: UInt32.self)
                 for (i, m) in Self.markers.enumerated() {
-                    let name = names[i].map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+                    let name = names[i].map { Unmanaged<CFString>.passUnretained($0) }
                     let marker = AudioFileMarker(mFramePosition: m.position, mName: name, mMarkerID: m.id,
                                                  mSMPTETime: AudioFile_SMPTE_Time(mHours: 0, mMinutes: 0, mSeconds: 0, mFrames: 0, mSubFrameSampleOffset: 0),
                                                  mType: m.type, mReserved: 0, mChannel: 0)
@@ -87,7 +87,7 @@ import Testing
                 #expect(got.mFramePosition == want.position)
                 #expect(got.mMarkerID == want.id)
                 #expect(got.mType == want.type)
-                let name = got.mName.map { Unmanaged<NSString>.fromOpaque($0).takeRetainedValue() as String }
+                let name = got.mName.map { $0.takeRetainedValue() as String }
                 #expect(name == want.name)
             }
         }
@@ -119,7 +119,7 @@ import Testing
         list.withUnsafeBytes { raw in
             let names = (0..<3).map { i in
                 raw.loadUnaligned(fromByteOffset: 8 + i * stride, as: AudioFileMarker.self).mName
-                    .map { Unmanaged<NSString>.fromOpaque($0).takeRetainedValue() as String }
+                    .map { $0.takeRetainedValue() as String }
             }
             #expect(names == Self.markers.map(\.name))
         }
@@ -156,6 +156,16 @@ import Testing
         #expect(after.suffix(12) == ArraySlice([UInt8](repeating: 0x41, count: 12)))
         #expect(after.count == data.count)
         if FileSupport.sox != nil { #expect(try FileSupport.soxSamples(url).allSatisfy { $0 >> 16 == 200 }) }
+    }
+
+    /// The Swift-declared structs keep Apple's C layout.
+    @Test func markerStructsHaveTheCLayout() {
+        #expect(MemoryLayout<AudioFileMarker>.size == 36 && MemoryLayout<AudioFileMarker>.stride == 40)
+        #expect([\AudioFileMarker.mFramePosition, \.mName, \.mMarkerID, \.mSMPTETime, \.mType, \.mReserved, \.mChannel]
+                    .map { MemoryLayout<AudioFileMarker>.offset(of: $0)! } == [0, 8, 16, 20, 28, 32, 34])
+        #expect(MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers) == 24)
+        #expect(MemoryLayout<AudioFileRegionList>.offset(of: \AudioFileRegionList.mRegions) == 8)
+        #expect(NumAudioFileMarkersToNumBytes(3) == 128)
     }
 
     @Test func markerListRefusedOutsideCAFAndWhenShort() throws {
@@ -219,7 +229,12 @@ import Testing
             let second = region.loadUnaligned(fromByteOffset: header + stride, as: AudioFileMarker.self)
             #expect(first.mFramePosition == 10 && first.mType == OCAFormat.fourCharCode("rbeg") && first.mMarkerID == 1)
             #expect(second.mFramePosition == 90 && second.mType == OCAFormat.fourCharCode("rend") && second.mName == nil)
-            #expect(first.mName.map { Unmanaged<NSString>.fromOpaque($0).takeRetainedValue() as String } == "Loop start")
+            #expect(first.mName.map { $0.takeRetainedValue() as String } == "Loop start")
+            let r = (raw.baseAddress! + MemoryLayout<AudioFileRegionList>.offset(of: \AudioFileRegionList.mRegions)!)
+                .assumingMemoryBound(to: AudioFileRegion.self)
+            #expect(r.pointee.mName.takeRetainedValue() as String == "")  // unnamed, yet never null
+            #expect(r.pointee.mFlags == [.loopEnable, .playForward])
+            #expect(UnsafeRawPointer(NextAudioFileRegion(r)) - raw.baseAddress! == Int(size))  // walks to the end
         }
         // No 'mark' chunk: an empty marker list.
         size = 8 + UInt32(stride)

@@ -62,9 +62,7 @@ func exerciseMarkers(_ f: AudioFileID) {
     let stride = MemoryLayout<AudioFileMarker>.stride
     func release(_ markers: UnsafeRawPointer, _ count: Int) {
         for i in 0..<count {
-            if let name = markers.loadUnaligned(fromByteOffset: i * stride, as: AudioFileMarker.self).mName {
-                Unmanaged<AnyObject>.fromOpaque(name).release()
-            }
+            markers.loadUnaligned(fromByteOffset: i * stride, as: AudioFileMarker.self).mName?.release()
         }
     }
     var size: UInt32 = 0
@@ -83,6 +81,7 @@ func exerciseMarkers(_ f: AudioFileID) {
             var at = 8
             for _ in 0..<Int(list.load(fromByteOffset: 4, as: UInt32.self)) {
                 let n = Int(list.loadUnaligned(fromByteOffset: at + countOffset, as: UInt32.self))
+                list.load(fromByteOffset: at + MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mName)!, as: Unmanaged<CFString>.self).release()
                 release(list + at + header, n)
                 at += header + n * stride
             }

@@ -49,8 +49,8 @@ enum CAFMarkers {
         return (smpteType, list)
     }
 
-    /// Regions of a 'regn' chunk: (ID, flags, markers).
-    static func regions(_ layout: AudioFileLayout) -> (UInt32, [(UInt32, UInt32, [Marker])])? {
+    /// Regions of a 'regn' chunk: (ID, flags, markers), and the 'strg' names by ID.
+    static func regions(_ layout: AudioFileLayout) -> (UInt32, [(UInt32, UInt32, [Marker])], [UInt32: String])? {
         guard let chunk = layout.userData.first(where: { $0.0 == regn })?.1 else { return nil }
         let names = layout.userData.first { $0.0 == strg }.map { strings($0.1) } ?? [:]
         var r = ByteReader(chunk)
@@ -60,7 +60,7 @@ enum CAFMarkers {
             guard let id = r.u32be(), let flags = r.u32be(), let n = r.u32be(), let list = readMarkers(&r, count: Int(n), names: names) else { return nil }
             regions.append((id, flags, list))
         }
-        return (smpteType, regions)
+        return (smpteType, regions, names)
     }
 
     /// AudioFileMarkerList bytes (names +1 retained CFStrings, as Apple's callers release them).
@@ -71,7 +71,7 @@ enum CAFMarkers {
             raw.storeBytes(of: smpteType, as: UInt32.self)
             raw.storeBytes(of: UInt32(markers.count), toByteOffset: 4, as: UInt32.self)
             for (i, m) in markers.enumerated() {
-                let name = m.name.map { UnsafeRawPointer(Unmanaged.passRetained($0 as NSString).toOpaque()) }
+                let name = m.name.map { Unmanaged<CFString>.passRetained($0 as NSString) }
                 let marker = AudioFileMarker(mFramePosition: m.position, mName: name, mMarkerID: Int32(bitPattern: m.id), mSMPTETime: m.smpte,
                                              mType: m.type, mReserved: 0, mChannel: UInt16(truncatingIfNeeded: m.channel))
                 raw.storeBytes(of: marker, toByteOffset: 8 + i * stride, as: AudioFileMarker.self)
@@ -89,7 +89,7 @@ enum CAFMarkers {
         var list: [Marker] = []
         for i in 0..<count {
             let m = data.loadUnaligned(fromByteOffset: 8 + i * stride, as: AudioFileMarker.self)
-            let name = m.mName.flatMap { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() as? String }
+            let name = m.mName.map { $0.takeUnretainedValue() as String }
             list.append(Marker(type: m.mType, position: m.mFramePosition, id: UInt32(bitPattern: m.mMarkerID), smpte: m.mSMPTETime,
                                channel: UInt32(m.mChannel), name: name))
         }

@@ -94,47 +94,14 @@ CF_ENUM(uint32_t) {
     kAudioFileMarkerType_Generic = 0,
 };
 
-// Apple: `CFStringRef __nullable mName` (no CoreFoundation here; same size and optionality).
-struct AudioFileMarker {
-    double mFramePosition;
-    const void * _Nullable mName;
-    int32_t mMarkerID;
-    AudioFile_SMPTE_Time mSMPTETime;
-    uint32_t mType;
-    uint16_t mReserved;
-    uint16_t mChannel;
-};
-typedef struct AudioFileMarker AudioFileMarker;
-
-struct AudioFileMarkerList {
-    uint32_t mSMPTE_TimeType;
-    uint32_t mNumberMarkers;
-    AudioFileMarker mMarkers[1]; // variable length
-};
-typedef struct AudioFileMarkerList AudioFileMarkerList;
+// AudioFileMarker, AudioFileMarkerList, AudioFileRegion and AudioFileRegionList are declared in Swift
+// (AudioToolbox/File/AudioFileMarker.swift) so that mName is `Unmanaged<CFString>` as in Apple's import.
 
 typedef enum OCA_OPTIONS_ATTR AudioFileRegionFlags : uint32_t {
     kAudioFileRegionFlag_LoopEnable     = 1,
     kAudioFileRegionFlag_PlayForward    = 2,
     kAudioFileRegionFlag_PlayBackward   = 4
 } AudioFileRegionFlags;
-
-// Apple: `CFStringRef mName` (non-null; no CoreFoundation here).
-struct AudioFileRegion {
-    uint32_t mRegionID;
-    const void *mName;
-    AudioFileRegionFlags mFlags;
-    uint32_t mNumberMarkers;
-    AudioFileMarker mMarkers[1]; // variable length
-};
-typedef struct AudioFileRegion AudioFileRegion;
-
-struct AudioFileRegionList {
-    uint32_t mSMPTE_TimeType;
-    uint32_t mNumberRegions;
-    AudioFileRegion mRegions[1]; // variable length
-};
-typedef struct AudioFileRegionList AudioFileRegionList;
 
 // Packet, frame and byte translations (kAudioFilePropertyPacketToFrame etc.).
 struct AudioFramePacketTranslation {
