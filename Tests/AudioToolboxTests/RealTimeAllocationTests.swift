@@ -68,6 +68,23 @@ import Testing
         #expect(renderManySlices(unit, slices: 10_000, frames: 512, callerMemory: callerMemory) == 0)
     }
 
+    /// The multichannel mixer pulling four inputs (one disabled), with volume and pan changes ramping.
+    @Test func multiChannelMixerAllocatesNothing() throws {
+        let d = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
+                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        let unit = try TestSupport.newUnit(d)
+        defer { AudioComponentInstanceDispose(unit) }
+        TestSupport.setUInt32(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, 4)
+        let phase = Phase()
+        for i in 0..<4 { TestSupport.setCallback(unit, AudioUnitElement(i), Self.sine, Unmanaged.passUnretained(phase).toOpaque()) }
+        AudioUnitSetParameter(unit, kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, 3, 0, 0)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        AudioUnitSetParameter(unit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, 0.3, 0)
+        AudioUnitSetParameter(unit, kMultiChannelMixerParam_Pan, kAudioUnitScope_Input, 1, -0.7, 0)
+        AudioUnitSetParameter(unit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Output, 0, 0.5, 0)
+        #expect(renderManySlices(unit, slices: 2_000, frames: 512, callerMemory: true) == 0)
+    }
+
     @Test func connectionsAndScheduledRampsAllocateNothing() throws {
         _ = TestGainUnit.registered
         let gain = try TestSupport.newUnit(TestGainUnit.description)

@@ -9,6 +9,8 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUConverter(component: $0) }),
             AudioComponentEntry(description: SampleDelay.description, name: "Apple: AUSampleDelay",
                                 version: 0x0001_0000, maker: .builtIn { SampleDelay(component: $0) }),
+            AudioComponentEntry(description: MultiChannelMixer.description, name: "Apple: AUMultiChannelMixer",
+                                version: 0x0001_0000, maker: .builtIn { MultiChannelMixer(component: $0) }),
         ]
     }
 }
