@@ -142,4 +142,35 @@ final class ConstantSource {
             #expect(out.channels[1].enumerated().allSatisfy { abs($0.element - Double($0.offset)) < 1e-9 * Double($0.offset + 1) })
         }
     }
+
+    /// Meters report the slice's RMS and peak in dB, before and after the element's volume, on input and output.
+    @Test func metersMatchTheMeasuredLevels() throws {
+        let a = ConstantSource(0.5)
+        let unit = try makeMixer([a], [Self.mono])
+        defer { AudioComponentInstanceDispose(unit) }
+        set(unit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, 0.5)
+        set(unit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Output, 0, 0.5)
+        #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Input, 0, 1) == noErr)
+        #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Output, 0, 1) == noErr)
+        #expect(TestSupport.getUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Input, 0) == (noErr, 1))
+        #expect(AudioUnitInitialize(unit) == noErr)
+        var value: Float = 0
+        #expect(AudioUnitGetParameter(unit, kMultiChannelMixerParam_PrePeakHoldLevel, kAudioUnitScope_Input, 0, &value) == noErr)
+        #expect(value == -120)  // nothing rendered yet
+        _ = try TestSupport.render(unit, format: Self.stereo, totalFrames: 512, slices: [512])
+        func meter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope) -> Double {
+            var v: Float = 0
+            AudioUnitGetParameter(unit, id, scope, 0, &v)
+            return Double(v)
+        }
+        // Input: a constant 0.5 (peak = RMS = -6.02 dB), post volume 0.5 (-12.04 dB).
+        #expect(abs(meter(kMultiChannelMixerParam_PreAveragePower, kAudioUnitScope_Input) - 20 * log10(0.5)) < 1e-4)
+        #expect(abs(meter(kMultiChannelMixerParam_PostPeakHoldLevel, kAudioUnitScope_Input) - 20 * log10(0.25)) < 1e-4)
+        // Output before its volume: 0.25·cos(π/4) on both sides; after: half that.
+        let side = 0.25 * cos(Double.pi / 4)
+        #expect(abs(meter(kMultiChannelMixerParam_PrePeakHoldLevel, kAudioUnitScope_Output) - 20 * log10(side)) < 1e-4)
+        #expect(abs(meter(kMultiChannelMixerParam_PostAveragePower, kAudioUnitScope_Output) - 20 * log10(side * 0.5)) < 1e-4)
+        #expect(AudioUnitSetParameter(unit, kMultiChannelMixerParam_PreAveragePower, kAudioUnitScope_Global, 0, 0, 0) == kAudioUnitErr_InvalidParameter)
+        #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Global, 0, 1) == kAudioUnitErr_InvalidScope)
+    }
 }

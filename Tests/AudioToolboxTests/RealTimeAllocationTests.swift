@@ -68,7 +68,7 @@ import Testing
         #expect(renderManySlices(unit, slices: 10_000, frames: 512, callerMemory: callerMemory) == 0)
     }
 
-    /// The multichannel mixer pulling four inputs (one disabled), with volume and pan changes ramping.
+    /// The multichannel mixer pulling four inputs (one disabled), metering, with volume and pan changes ramping.
     @Test func multiChannelMixerAllocatesNothing() throws {
         let d = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
                                           componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
@@ -78,6 +78,8 @@ import Testing
         let phase = Phase()
         for i in 0..<4 { TestSupport.setCallback(unit, AudioUnitElement(i), Self.sine, Unmanaged.passUnretained(phase).toOpaque()) }
         AudioUnitSetParameter(unit, kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, 3, 0, 0)
+        TestSupport.setUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Input, 0, 1)
+        TestSupport.setUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Output, 0, 1)
         #expect(AudioUnitInitialize(unit) == noErr)
         AudioUnitSetParameter(unit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, 0.3, 0)
         AudioUnitSetParameter(unit, kMultiChannelMixerParam_Pan, kAudioUnitScope_Input, 1, -0.7, 0)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An element (bus) of a scope. Global-scope and group elements carry only parameters and a name;
 /// input and output elements are `AUIOElement`s with a stream format and render memory.
 class AUElement {
@@ -13,6 +15,8 @@ class AUIOElement: AUElement {
     let buffers = AUBufferList()
     /// `kAudioUnitProperty_ShouldAllocateBuffer`.
     var shouldAllocateBuffer = true
+    /// `kAudioUnitProperty_MeteringMode` (mixers), read by the render thread.
+    let meteringMode = Atomic<Bool>(false)
 
     init(format: AudioStreamBasicDescription) {
         self.format = format

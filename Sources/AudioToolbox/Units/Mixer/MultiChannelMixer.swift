@@ -1,10 +1,17 @@
 import AudioDSP
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// AUMultiChannelMixer (`'aumx' 'mcmx' 'appl'`): any number of mono or stereo inputs (ElementCount on the
 /// input scope, 8 by default) mixed to one stereo output. Per input: Volume (linear gain), Enable, Pan
 /// (constant-power for mono inputs, balance for stereo ones: MixerKernels states both laws); output
 /// Volume. Gain changes are de-zippered: a full-scale jump takes 10 ms. Disabled or unconnected inputs
 /// are not pulled. Inputs are Float32 non-interleaved; their rate follows the output's.
+/// Metering (kAudioUnitProperty_MeteringMode per input or output element) fills the read-only
+/// Pre/Post AveragePower and PeakHoldLevel parameters, in dB (floor -120), from each slice: average power
+/// is the RMS over all channels, peak the largest magnitude; "pre" is before the element's volume, "post"
+/// after it (for inputs, the input signal times its volume). There are no meter ballistics yet.
 final class MultiChannelMixer: AUBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
@@ -20,6 +27,73 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
         super.init(component: component, inputs: 8, outputs: 1)
         defineParameter(kMultiChannelMixerParam_Volume, scope: kAudioUnitScope_Output, element: 0,
                         .oca("Volume", unit: .linearGain, min: 0, max: 1, default: 1, flags: [.flag_CanRamp]))
+        defineMeters(kAudioUnitScope_Output, 0)
+    }
+
+    static let meters: [(AudioUnitParameterID, String)] = [
+        (kMultiChannelMixerParam_PreAveragePower, "Pre Average Power"), (kMultiChannelMixerParam_PrePeakHoldLevel, "Pre Peak Hold Level"),
+        (kMultiChannelMixerParam_PostAveragePower, "Post Average Power"), (kMultiChannelMixerParam_PostPeakHoldLevel, "Post Peak Hold Level"),
+    ]
+    static let meterFloor: Float = -120
+
+    private func defineMeters(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        for (id, name) in Self.meters {
+            var info = AudioUnitParameterInfo.oca(name, unit: .decibels, min: Self.meterFloor, max: 0, default: Self.meterFloor,
+                                                  flags: [.flag_MeterReadOnly, .flag_DisplayLogarithmic])
+            info.flags.remove(.flag_IsWritable)
+            defineParameter(id, scope: scope, element: element, info)
+        }
+    }
+
+    /// Stores slice meters for an element: (pre RMS, pre peak) and the gain giving "post".
+    @inline(__always)
+    private func storeMeters(_ scope: AudioUnitScope, _ element: AudioUnitElement, rms: Float, peak: Float, gain: Float) {
+        func dB(_ x: Float) -> Float { x > 0 ? max(20 * log10f(x), Self.meterFloor) : Self.meterFloor }
+        let g = abs(gain)
+        // Four plain stores: an array literal here would allocate on the render thread.
+        func put(_ id: AudioUnitParameterID, _ v: Float) {
+            if let (table, i) = parameterSlot(id, scope, element) { table.setValue(at: i, dB(v)) }
+        }
+        put(kMultiChannelMixerParam_PreAveragePower, rms)
+        put(kMultiChannelMixerParam_PrePeakHoldLevel, peak)
+        put(kMultiChannelMixerParam_PostAveragePower, rms * g)
+        put(kMultiChannelMixerParam_PostPeakHoldLevel, peak * g)
+    }
+
+    /// (RMS over all channels, peak) of `channels` buffers of `n` frames.
+    @inline(__always)
+    private static func measure(_ list: UnsafeMutableAudioBufferListPointer, channels: Int, frames n: Int) -> (Float, Float) {
+        var sum = 0.0, peak: Float = 0
+        for c in 0..<channels {
+            guard let p = list[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+            let buffer = UnsafeBufferPointer(start: p, count: n)
+            peak = max(peak, SignalMeasurement.peak(buffer))
+            let r = SignalMeasurement.rms(buffer)
+            sum += r * r
+        }
+        return (Float((sum / Double(max(channels, 1))).squareRoot()), peak)
+    }
+
+    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
+        guard id == kAudioUnitProperty_MeteringMode else { return nil }
+        guard case .success = ioElement(scope, element), scope != kAudioUnitScope_Global else { return (kAudioUnitErr_InvalidScope, 0, false) }
+        return (noErr, 4, true)
+    }
+
+    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
+        guard id == kAudioUnitProperty_MeteringMode, case .success(let e) = ioElement(scope, element) else { return nil }
+        out.storeBytes(of: UInt32(e.meteringMode.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
+        return noErr
+    }
+
+    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
+        guard id == kAudioUnitProperty_MeteringMode else { return nil }
+        guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
+        guard case .success(let e) = ioElement(scope, element), scope != kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
+        e.meteringMode.store(data.loadUnaligned(as: UInt32.self) != 0, ordering: .relaxed)
+        return noErr
     }
 
     override func isElementCountWritable(_ scope: AudioUnitScope) -> Bool { scope == kAudioUnitScope_Input }
@@ -33,6 +107,7 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
                         .oca("Enable", unit: .boolean, min: 0, max: 1, default: 1))
         defineParameter(kMultiChannelMixerParam_Pan, scope: scope, element: e,
                         .oca("Pan", unit: .pan, min: -1, max: 1, default: 0, flags: [.flag_CanRamp]))
+        defineMeters(scope, e)
     }
 
     override func initializeUnit() -> OSStatus {
@@ -94,13 +169,21 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
             let list = UnsafeMutableAudioBufferListPointer(abl)
             guard let l = list[0].mData?.assumingMemoryBound(to: Float.self) else { continue }
             let r = list.count > 1 ? list[1].mData?.assumingMemoryBound(to: Float.self) ?? l : l
+            if input.meteringMode.load(ordering: .relaxed) {
+                let (rms, peak) = Self.measure(list, channels: min(list.count, Int(input.format.mChannelsPerFrame)), frames: n)
+                storeMeters(kAudioUnitScope_Input, AudioUnitElement(i), rms: rms, peak: peak,
+                            gain: parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, AudioUnitElement(i)))
+            }
             gains[2 * i] = MixerKernels.accumulate(l, into: left, count: n, gain: gains[2 * i], target: targetL, step: step)
             gains[2 * i + 1] = MixerKernels.accumulate(r, into: right, count: n, gain: gains[2 * i + 1], target: targetR, step: step)
             if !inputFlags.contains(.unitRenderAction_OutputIsSilence) { silent = false }
         }
         let target = parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Output, 0)
+        let metering = outputs[0].meteringMode.load(ordering: .relaxed)
+        let (preRMS, prePeak) = metering ? Self.measure(out, channels: 2, frames: n) : (0, 0)
         _ = MixerKernels.scale(left, count: n, gain: outputGain, target: target, step: step)
         outputGain = MixerKernels.scale(right, count: n, gain: outputGain, target: target, step: step)
+        if metering { storeMeters(kAudioUnitScope_Output, 0, rms: preRMS, peak: prePeak, gain: target) }
         if silent { flags.pointee.insert(.unitRenderAction_OutputIsSilence) } else { flags.pointee.remove(.unitRenderAction_OutputIsSilence) }
         return noErr
     }
