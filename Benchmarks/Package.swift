@@ -21,6 +21,9 @@ let package = Package(
             name: "ResamplerBench",
             dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio"), "CSoxr", "CSampleRate"]),
         .executableTarget(
+            name: "MixerBench",
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+        .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
     ]

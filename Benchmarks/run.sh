@@ -10,7 +10,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 swift build -c release
-for b in RenderOverhead GraphRender ResamplerBench FileIOBench; do
+for b in RenderOverhead GraphRender MixerBench ResamplerBench FileIOBench; do
     echo "== $b"
     .build/release/$b
     echo

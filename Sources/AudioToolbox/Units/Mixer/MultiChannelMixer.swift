@@ -19,9 +19,15 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
 
     /// Smoothed gains per input, left then right (render thread only; sized at initialize).
     private var gains: UnsafeMutablePointer<Float>?
+    /// Per input, the pan the law was last evaluated for and its (left, right) gains: trigonometry only on change.
+    private var panLaw: UnsafeMutablePointer<(pan: Float, left: Float, right: Float)>?
     private var gainCount = 0
     private var outputGain: Float = 1
     private var step: Float = 1
+    /// One scratch slice every input renders into in turn (mono and stereo buffer lists over the same
+    /// memory), so the working set stays in cache however many inputs there are.
+    private var scratch: UnsafeMutablePointer<Float>?
+    private var scratchLists: [UnsafeMutableAudioBufferListPointer] = []
 
     init(component: AudioComponentEntry) {
         super.init(component: component, inputs: 8, outputs: 1)
@@ -116,8 +122,13 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
         releaseGains()
         gainCount = 2 * inputs.count
         gains = .allocate(capacity: max(gainCount, 1))
+        panLaw = .allocate(capacity: max(inputs.count, 1))
+        panLaw!.initialize(repeating: (.nan, 0, 0), count: max(inputs.count, 1))
         resetGains()
         step = Float(1 / max(0.010 * outputs[0].format.mSampleRate, 1))
+        let maxFrames = Int(maxFramesPerSlice)
+        scratch = .allocate(capacity: 2 * maxFrames)
+        scratchLists = [AudioBufferList.allocate(maximumBuffers: 1), AudioBufferList.allocate(maximumBuffers: 2)]
         return noErr
     }
 
@@ -134,7 +145,16 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
 
     override func cleanupUnit() { releaseGains() }
     override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { resetGains() }
-    private func releaseGains() { gains?.deallocate(); gains = nil }
+    private func releaseGains() {
+        gains?.deallocate()
+        gains = nil
+        panLaw?.deallocate()
+        panLaw = nil
+        scratch?.deallocate()
+        scratch = nil
+        scratchLists.forEach { free($0.unsafeMutablePointer) }
+        scratchLists = []
+    }
     deinit { releaseGains() }
 
     /// The (left, right) gains input `i`'s parameters ask for; zero when disabled.
@@ -144,13 +164,20 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
         guard parameterValue(kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, e) != 0 else { return (0, 0) }
         let volume = parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, e)
         let pan = parameterValue(kMultiChannelMixerParam_Pan, kAudioUnitScope_Input, e)
+        if let panLaw {
+            if panLaw[i].pan != pan {
+                let (l, r) = inputs[i].format.mChannelsPerFrame == 1 ? MixerKernels.monoPanGains(pan) : MixerKernels.stereoBalanceGains(pan)
+                panLaw[i] = (pan, l, r)
+            }
+            return (volume * panLaw[i].left, volume * panLaw[i].right)
+        }
         let (l, r) = inputs[i].format.mChannelsPerFrame == 1 ? MixerKernels.monoPanGains(pan) : MixerKernels.stereoBalanceGains(pan)
         return (volume * l, volume * r)
     }
 
     override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
                             _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-        guard let gains else { return kAudioUnitErr_Uninitialized }
+        guard let gains, let scratch else { return kAudioUnitErr_Uninitialized }
         let out = UnsafeMutableAudioBufferListPointer(output)
         let n = Int(frames)
         let left = out[0].mData!.assumingMemoryBound(to: Float.self), right = out[1].mData!.assumingMemoryBound(to: Float.self)
@@ -164,7 +191,12 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
             if targetL == 0 && targetR == 0 && gains[2 * i] == 0 && gains[2 * i + 1] == 0 { continue }
             if input.source.value.kind == .none { continue }
             var inputFlags: AudioUnitRenderActionFlags = []
-            let (status, abl) = input.pull(flags: &inputFlags, timeStamp: timeStamp, bus: UInt32(i), frames: frames)
+            let channels = Int(input.format.mChannelsPerFrame)
+            let target = scratchLists[channels - 1]
+            for c in 0..<channels {
+                target[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: frames * 4, mData: UnsafeMutableRawPointer(scratch + c * Int(maxFramesPerSlice)))
+            }
+            let (status, abl) = input.pull(flags: &inputFlags, timeStamp: timeStamp, bus: UInt32(i), frames: frames, into: target.unsafeMutablePointer)
             guard status == noErr else { return status }
             let list = UnsafeMutableAudioBufferListPointer(abl)
             guard let l = list[0].mData?.assumingMemoryBound(to: Float.self) else { continue }
