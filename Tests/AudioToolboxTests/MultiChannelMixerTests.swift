@@ -108,6 +108,13 @@ final class ConstantSource {
         let out = try TestSupport.render(unit, format: Self.stereo, totalFrames: 4096, slices: [4096])
         #expect(out.channels[0].allSatisfy { abs($0 - 0.3) < 1e-6 })
         #expect(AudioUnitUninitialize(unit) == noErr)
+        // The hosting guide sets just the sample rate on the output scope; inputs at another rate are refused.
+        var rate = 48000.0
+        #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_SampleRate, kAudioUnitScope_Output, 0, &rate, 8) == noErr)
+        #expect(AudioUnitInitialize(unit) == kAudioUnitErr_FormatNotSupported)
+        for i in 0..<3 { #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_SampleRate, kAudioUnitScope_Input, UInt32(i), &rate, 8) == noErr) }
+        #expect(AudioUnitInitialize(unit) == noErr)
+        #expect(AudioUnitUninitialize(unit) == noErr)
         // A mono output is refused at initialize.
         #expect(TestSupport.setFormat(unit, kAudioUnitScope_Output, 0, Self.mono) == noErr)
         #expect(AudioUnitInitialize(unit) == kAudioUnitErr_FormatNotSupported)

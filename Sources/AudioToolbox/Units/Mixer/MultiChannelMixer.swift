@@ -7,7 +7,8 @@ import Glibc
 /// input scope, 8 by default) mixed to one stereo output. Per input: Volume (linear gain), Enable, Pan
 /// (constant-power for mono inputs, balance for stereo ones: MixerKernels states both laws); output
 /// Volume. Gain changes are de-zippered: a full-scale jump takes 10 ms. Disabled or unconnected inputs
-/// are not pulled. Inputs are Float32 non-interleaved; their rate follows the output's.
+/// are not pulled. Inputs are Float32 non-interleaved at the output's sample rate (a different input rate
+/// fails AudioUnitInitialize with kAudioUnitErr_FormatNotSupported).
 /// Metering (kAudioUnitProperty_MeteringMode per input or output element) fills the read-only
 /// Pre/Post AveragePower and PeakHoldLevel parameters, in dB (floor -120), from each slice: average power
 /// is the RMS over all channels, peak the largest magnitude; "pre" is before the element's volume, "post"
@@ -118,7 +119,10 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
 
     override func initializeUnit() -> OSStatus {
         guard outputs[0].format.mChannelsPerFrame == 2 else { return kAudioUnitErr_FormatNotSupported }
-        for input in inputs where input.format.mChannelsPerFrame > 2 { return kAudioUnitErr_FormatNotSupported }
+        // Inputs are mixed at the output's rate: no sample-rate conversion here (yet), so a mismatch is refused.
+        for input in inputs where input.format.mChannelsPerFrame > 2 || input.format.mSampleRate != outputs[0].format.mSampleRate {
+            return kAudioUnitErr_FormatNotSupported
+        }
         releaseGains()
         gainCount = 2 * inputs.count
         gains = .allocate(capacity: max(gainCount, 1))
