@@ -9,6 +9,10 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUConverter(component: $0) }),
             AudioComponentEntry(description: SampleDelay.description, name: "Apple: AUSampleDelay",
                                 version: 0x0001_0000, maker: .builtIn { SampleDelay(component: $0) }),
+            AudioComponentEntry(description: AUSplitter.description, name: "Apple: AUSplitter",
+                                version: 0x0001_0000, maker: .builtIn { AUSplitter(component: $0, multi: false) }),
+            AudioComponentEntry(description: AUSplitter.multiDescription, name: "Apple: AUMultiSplitter",
+                                version: 0x0001_0000, maker: .builtIn { AUSplitter(component: $0, multi: true) }),
             AudioComponentEntry(description: MultiChannelMixer.description, name: "Apple: AUMultiChannelMixer",
                                 version: 0x0001_0000, maker: .builtIn { MultiChannelMixer(component: $0) }),
         ]
