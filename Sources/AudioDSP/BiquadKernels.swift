@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A second-order IIR section, normalised so a0 = 1: y = b0 x + b1 x1 + b2 x2 - a1 y1 - a2 y2.
+/// Coefficient formulas are the RBJ "Audio EQ Cookbook" ones (peaking and shelving), the basis of the
+/// graphic EQ (iPod EQ) presets.
+public struct BiquadCoefficients: Equatable, Sendable {
+    public var b0: Double, b1: Double, b2: Double, a1: Double, a2: Double
+
+    public init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
+        self.b0 = b0; self.b1 = b1; self.b2 = b2; self.a1 = a1; self.a2 = a2
+    }
+
+    public static let identity = BiquadCoefficients(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
+
+    /// Peaking EQ: `gainDB` at `frequency`, bandwidth set by `q`. With gain 0 the section is exactly
+    /// transparent (b1 == a1, b2 == a2 after normalisation).
+    public static func peaking(frequency: Double, q: Double, gainDB: Double, sampleRate: Double) -> BiquadCoefficients {
+        let a = pow(10, gainDB / 40), w = 2 * Double.pi * frequency / sampleRate
+        let alpha = sin(w) / (2 * q), c = cos(w)
+        let a0 = 1 + alpha / a
+        return BiquadCoefficients(b0: (1 + alpha * a) / a0, b1: -2 * c / a0, b2: (1 - alpha * a) / a0,
+                                  a1: -2 * c / a0, a2: (1 - alpha / a) / a0)
+    }
+
+    /// Low shelf: `gainDB` below `frequency` (shelf slope S = 1).
+    public static func lowShelf(frequency: Double, gainDB: Double, sampleRate: Double) -> BiquadCoefficients {
+        shelf(frequency: frequency, gainDB: gainDB, sampleRate: sampleRate, high: false)
+    }
+
+    /// High shelf: `gainDB` above `frequency` (shelf slope S = 1).
+    public static func highShelf(frequency: Double, gainDB: Double, sampleRate: Double) -> BiquadCoefficients {
+        shelf(frequency: frequency, gainDB: gainDB, sampleRate: sampleRate, high: true)
+    }
+
+    private static func shelf(frequency: Double, gainDB: Double, sampleRate: Double, high: Bool) -> BiquadCoefficients {
+        let a = pow(10, gainDB / 40), w = 2 * Double.pi * frequency / sampleRate
+        let c = cos(w), alpha = sin(w) / 2 * 2.0.squareRoot()  // S = 1
+        let k = 2 * a.squareRoot() * alpha
+        let s: Double = high ? -1 : 1  // the high shelf mirrors the low one's cosine terms
+        let a0 = (a + 1) + s * (a - 1) * c + k
+        return BiquadCoefficients(
+            b0: a * ((a + 1) - s * (a - 1) * c + k) / a0,
+            b1: s * 2 * a * ((a - 1) - s * (a + 1) * c) / a0,
+            b2: a * ((a + 1) - s * (a - 1) * c - k) / a0,
+            a1: -s * 2 * ((a - 1) + s * (a + 1) * c) / a0,
+            a2: ((a + 1) + s * (a - 1) * c - k) / a0)
+    }
+
+    /// |H(e^jω)| at `frequency`.
+    public func magnitude(at frequency: Double, sampleRate: Double) -> Double {
+        let w = 2 * Double.pi * frequency / sampleRate
+        let (c1, s1, c2, s2) = (cos(w), sin(w), cos(2 * w), sin(2 * w))
+        let nr = b0 + b1 * c1 + b2 * c2, ni = -(b1 * s1 + b2 * s2)
+        let dr = 1 + a1 * c1 + a2 * c2, di = -(a1 * s1 + a2 * s2)
+        return ((nr * nr + ni * ni) / (dr * dr + di * di)).squareRoot()
+    }
+}
+
+/// The two state values of a transposed direct form II section.
+public struct BiquadState: Sendable {
+    public var z1 = 0.0, z2 = 0.0
+    public init() {}
+}
+
+public enum BiquadKernels {
+    /// Filters `count` samples (in place allowed), transposed direct form II in Double.
+    @inlinable public static func process(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int,
+                                          _ k: BiquadCoefficients, _ state: inout BiquadState) {
+        var z1 = state.z1, z2 = state.z2
+        for i in 0..<count {
+            let x = Double(input[i])
+            let y = k.b0 * x + z1
+            z1 = k.b1 * x - k.a1 * y + z2
+            z2 = k.b2 * x - k.a2 * y
+            output[i] = Float(y)
+        }
+        // Flush denormals so silence after a loud passage costs nothing.
+        state.z1 = abs(z1) < 1e-30 ? 0 : z1
+        state.z2 = abs(z2) < 1e-30 ? 0 : z2
+    }
+}
