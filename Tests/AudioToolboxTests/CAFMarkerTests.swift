@@ -80,7 +80,7 @@ import Testing
         #expect(Int(size) == 8 + 3 * stride)
         var list = [UInt8](repeating: 0, count: Int(size))
         #expect(AudioFileGetProperty(f, kAudioFilePropertyMarkerList, &size, &list) == noErr)
-        try list.withUnsafeBytes { raw in
+        list.withUnsafeBytes { raw in
             #expect(raw.load(fromByteOffset: 4, as: UInt32.self) == 3)
             for (i, want) in Self.markers.enumerated() {
                 let got = raw.loadUnaligned(fromByteOffset: 8 + i * stride, as: AudioFileMarker.self)

@@ -9,6 +9,8 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUConverter(component: $0) }),
             AudioComponentEntry(description: SampleDelay.description, name: "Apple: AUSampleDelay",
                                 version: 0x0001_0000, maker: .builtIn { SampleDelay(component: $0) }),
+            AudioComponentEntry(description: AUiPodEQ.description, name: "Apple: AUiPodEQ",
+                                version: 0x0001_0000, maker: .builtIn { AUiPodEQ(component: $0) }),
             AudioComponentEntry(description: AUSplitter.description, name: "Apple: AUSplitter",
                                 version: 0x0001_0000, maker: .builtIn { AUSplitter(component: $0, multi: false) }),
             AudioComponentEntry(description: AUSplitter.multiDescription, name: "Apple: AUMultiSplitter",
