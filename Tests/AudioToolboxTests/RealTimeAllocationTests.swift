@@ -87,6 +87,21 @@ import Testing
         #expect(renderManySlices(unit, slices: 2_000, frames: 512, callerMemory: true) == 0)
     }
 
+    /// The iPod EQ filtering with a preset, then crossfading to another while counted.
+    @Test func iPodEQAllocatesNothingEvenWhileSwitchingPresets() throws {
+        let unit = try TestSupport.newUnit(AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_AUiPodEQ,
+                                                                     componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0))
+        defer { AudioComponentInstanceDispose(unit) }
+        let phase = Phase()
+        TestSupport.setCallback(unit, 0, Self.sine, Unmanaged.passUnretained(phase).toOpaque())
+        var preset = AUPreset(presetNumber: 16, presetName: nil)
+        AudioUnitSetProperty(unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size))
+        #expect(AudioUnitInitialize(unit) == noErr)
+        preset.presetNumber = 3  // applied at the next (uncounted) render; its 441-frame crossfade runs on in counted 64-frame slices
+        AudioUnitSetProperty(unit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, UInt32(MemoryLayout<AUPreset>.size))
+        #expect(renderManySlices(unit, slices: 4_000, frames: 64, callerMemory: true) == 0)
+    }
+
     @Test func connectionsAndScheduledRampsAllocateNothing() throws {
         _ = TestGainUnit.registered
         let gain = try TestSupport.newUnit(TestGainUnit.description)
