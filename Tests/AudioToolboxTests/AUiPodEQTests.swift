@@ -134,4 +134,41 @@ import Testing
         let design = GraphicEQDesign.sections(bandGains: Self.bandGains[18], sampleRate: Self.sr)
         #expect(abs(20 * log10(tail / 0.5) - GraphicEQDesign.response(design, at: 1000, sampleRate: Self.sr)) < 0.1)
     }
+
+    /// The hosting guide's figure 1-5: an iPod EQ inserted live between a render callback and a mixer input of
+    /// an initialized graph (AUGraphUpdate between slices). Before, the 1 kHz tone passes at its level; after,
+    /// at the Spoken Word curve's gain.
+    @Test func hostingGuideFigure1_5InsertsTheEQLive() throws {
+        var graph: AUGraph?
+        NewAUGraph(&graph)
+        let g = try #require(graph)
+        defer { DisposeAUGraph(g) }
+        var outDesc = TestSupport.genericOutput, mixDesc = MultiChannelMixerTests.mixer, eqDesc = Self.eq
+        var output = AUNode(), mixer = AUNode()
+        AUGraphAddNode(g, &outDesc, &output)
+        AUGraphAddNode(g, &mixDesc, &mixer)
+        #expect(AUGraphOpen(g) == noErr)
+        TestSupport.setUInt32(try #require(GraphSupport.unit(g, mixer)), kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, 1)
+        let tone = Tone(1000)
+        var cb = AURenderCallbackStruct(inputProc: Self.tone, inputProcRefCon: Unmanaged.passUnretained(tone).toOpaque())
+        #expect(AUGraphSetNodeInputCallback(g, mixer, 0, &cb) == noErr)
+        #expect(AUGraphConnectNodeInput(g, mixer, 0, output, 0) == noErr)
+        #expect(AUGraphInitialize(g) == noErr)
+        let head = try #require(GraphSupport.unit(g, output))
+        let before = try TestSupport.render(head, format: MultiChannelMixerTests.stereo, totalFrames: 4410, slices: [441])
+        #expect(abs(before.channels[0].suffix(441).map(abs).max()! - 0.5) < 1e-3)  // stereo input at centre balance: unity
+
+        var eq = AUNode()
+        #expect(AUGraphAddNode(g, &eqDesc, &eq) == noErr)
+        let eqUnit = try #require(GraphSupport.unit(g, eq))
+        #expect(setPreset(eqUnit, 18) == noErr)
+        #expect(AUGraphDisconnectNodeInput(g, mixer, 0) == noErr)
+        #expect(AUGraphSetNodeInputCallback(g, eq, 0, &cb) == noErr)
+        #expect(AUGraphConnectNodeInput(g, eq, 0, mixer, 0) == noErr)
+        #expect(AUGraphUpdate(g, nil) == noErr)
+        let after = try TestSupport.render(head, format: MultiChannelMixerTests.stereo, totalFrames: 22050, slices: [441])
+        let design = GraphicEQDesign.sections(bandGains: Self.bandGains[18], sampleRate: Self.sr)
+        let level = 20 * log10(after.channels[0].suffix(4410).map(abs).max()! / 0.5)
+        #expect(abs(level - GraphicEQDesign.response(design, at: 1000, sampleRate: Self.sr)) < 0.1)
+    }
 }
