@@ -65,6 +65,10 @@ final class ConstantSource {
         #expect(AudioUnitInitialize(unit) == noErr)
         let out = try TestSupport.render(unit, format: Self.stereo, totalFrames: 2048, slices: [512])
         #expect(b.pulls == 0 && a.pulls == 4)
+        // Enabled at volume 0: silent, but still pulled so its source keeps time.
+        set(unit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, 0)
+        _ = try TestSupport.render(unit, format: Self.stereo, totalFrames: 2048, slices: [512])
+        #expect(a.pulls == 8)
         #expect(out.channels.allSatisfy { $0.allSatisfy { $0 == 0.5 } })
     }
 

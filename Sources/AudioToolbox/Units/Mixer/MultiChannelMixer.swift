@@ -191,8 +191,10 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
         for i in 0..<inputs.count {
             let input = inputs[i]
             let (targetL, targetR) = targetGains(i)
-            // A disabled input at rest, or one with no source, is not pulled.
-            if targetL == 0 && targetR == 0 && gains[2 * i] == 0 && gains[2 * i + 1] == 0 { continue }
+            // A disabled input whose fade-out is over, or one with no source, is not pulled. An enabled input
+            // at volume 0 still is, so its source keeps time.
+            let disabled = parameterValue(kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, AudioUnitElement(i)) == 0
+            if disabled && gains[2 * i] == 0 && gains[2 * i + 1] == 0 { continue }
             if input.source.value.kind == .none { continue }
             var inputFlags: AudioUnitRenderActionFlags = []
             let channels = Int(input.format.mChannelsPerFrame)
