@@ -178,4 +178,20 @@ import Testing
         let level = 20 * log10(after.channels[0].suffix(4410).map(abs).max()! / 0.5)
         #expect(abs(level - GraphicEQDesign.response(design, at: 1000, sampleRate: Self.sr)) < 0.1)
     }
+
+    /// ClassInfo carries the preset: restoring it into a fresh iPod EQ selects the same curve.
+    @Test func classInfoRestoresThePreset() throws {
+        let a = try TestSupport.newUnit(Self.eq), b = try TestSupport.newUnit(Self.eq)
+        defer { AudioComponentInstanceDispose(a); AudioComponentInstanceDispose(b) }
+        #expect(setPreset(a, 4) == noErr)  // Dance
+        var state: CFPropertyList?
+        var size = UInt32(MemoryLayout<CFPropertyList?>.size)
+        #expect(AudioUnitGetProperty(a, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &state, &size) == noErr)
+        #expect((state as? NSDictionary)?[kAUPresetNumberKey] as? NSNumber == 4)
+        #expect(AudioUnitSetProperty(b, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &state, size) == noErr)
+        var present = AUPreset()
+        size = UInt32(MemoryLayout<AUPreset>.size)
+        #expect(AudioUnitGetProperty(b, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &present, &size) == noErr)
+        #expect(present.presetNumber == 4 && present.presetName?.takeRetainedValue() as String? == "Dance")
+    }
 }

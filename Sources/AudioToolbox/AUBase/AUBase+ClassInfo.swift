@@ -26,6 +26,8 @@ extension AUBase {
         }
         d[kAUPresetDataKey] = blob as NSData
         d[kAUPresetNameKey] = currentPreset.name as NSString
+        // A factory preset's number too, so units whose state is the preset (the iPod EQ) come back the same.
+        if currentPreset.number >= 0 { d[kAUPresetNumberKey] = NSNumber(value: currentPreset.number) }
         d[kAUPresetRenderQualityKey] = NSNumber(value: Int32(renderQuality))
         var names: [String: [String: String]] = [:]
         for (scope, elements) in scopes {
@@ -82,6 +84,9 @@ extension AUBase {
             }
         }
         currentPreset = (-1, (d[kAUPresetNameKey] as? String) ?? "Untitled")
+        if let number = (d[kAUPresetNumberKey] as? NSNumber)?.int32Value, number >= 0, factoryPresets != nil {
+            _ = applyFactoryPreset(number)  // an unknown number leaves the state as restored above
+        }
         propertyChanged(kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0)
         return noErr
     }
