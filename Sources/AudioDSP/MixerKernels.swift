@@ -25,7 +25,8 @@ public enum MixerKernels {
 
     /// Adds `gain`·`source` into `destination` for `count` samples while `gain` moves toward `target` by at
     /// most `step` per sample (a linear de-zipper; `step` ≥ 1 jumps at once). Returns the gain reached.
-    @inlinable public static func accumulate(_ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<Float>, count: Int,
+    @inlinable @_noLocks @_noAllocation
+    public static func accumulate(_ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<Float>, count: Int,
                                              gain: Float, target: Float, step: Float) -> Float {
         var g = gain
         var i = 0
@@ -44,7 +45,8 @@ public enum MixerKernels {
     }
 
     /// Multiplies `buffer` in place by a gain moving toward `target` as in `accumulate`. Returns the gain reached.
-    @inlinable public static func scale(_ buffer: UnsafeMutablePointer<Float>, count: Int, gain: Float, target: Float, step: Float) -> Float {
+    @inlinable @_noLocks @_noAllocation
+    public static func scale(_ buffer: UnsafeMutablePointer<Float>, count: Int, gain: Float, target: Float, step: Float) -> Float {
         var g = gain
         var i = 0
         while i < count && g != target {

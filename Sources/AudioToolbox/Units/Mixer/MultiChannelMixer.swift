@@ -161,22 +161,19 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
     }
     deinit { releaseGains() }
 
-    /// The (left, right) gains input `i`'s parameters ask for; zero when disabled.
+    /// The (left, right) gains input `i`'s parameters ask for; zero when disabled. Only while initialized.
     @inline(__always)
     private func targetGains(_ i: Int) -> (Float, Float) {
         let e = AudioUnitElement(i)
         guard parameterValue(kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, e) != 0 else { return (0, 0) }
         let volume = parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, e)
         let pan = parameterValue(kMultiChannelMixerParam_Pan, kAudioUnitScope_Input, e)
-        if let panLaw {
-            if panLaw[i].pan != pan {
-                let (l, r) = inputs[i].format.mChannelsPerFrame == 1 ? MixerKernels.monoPanGains(pan) : MixerKernels.stereoBalanceGains(pan)
-                panLaw[i] = (pan, l, r)
-            }
-            return (volume * panLaw[i].left, volume * panLaw[i].right)
+        let panLaw = panLaw!  // allocated at initialize, before any caller runs
+        if panLaw[i].pan != pan {
+            let (l, r) = inputs[i].format.mChannelsPerFrame == 1 ? MixerKernels.monoPanGains(pan) : MixerKernels.stereoBalanceGains(pan)
+            panLaw[i] = (pan, l, r)
         }
-        let (l, r) = inputs[i].format.mChannelsPerFrame == 1 ? MixerKernels.monoPanGains(pan) : MixerKernels.stereoBalanceGains(pan)
-        return (volume * l, volume * r)
+        return (volume * panLaw[i].left, volume * panLaw[i].right)
     }
 
     override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
