@@ -20,19 +20,9 @@ import Testing
         return noErr
     }
 
-    func render(_ unit: AudioUnit, bus: UInt32, time: Double, frames: Int = 256) -> [[Float]] {
-        var memory = [Float](repeating: -1, count: 2 * frames)
-        return memory.withUnsafeMutableBufferPointer { m in
-            let abl = AudioBufferList.allocate(maximumBuffers: 2)
-            defer { free(abl.unsafeMutablePointer) }
-            for c in 0..<2 { abl[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4), mData: m.baseAddress! + c * frames) }
-            var ts = AudioTimeStamp()
-            ts.mFlags = .sampleTimeValid
-            ts.mSampleTime = time
-            var flags = AudioUnitRenderActionFlags()
-            #expect(AudioUnitRender(unit, &flags, &ts, bus, UInt32(frames), abl.unsafeMutablePointer) == noErr)
-            return [Array(m[0..<frames]), Array(m[frames...])]
-        }
+    /// One 256-frame slice of output `bus` at sample time `time`, per channel.
+    func render(_ unit: AudioUnit, bus: UInt32, time: Double) throws -> [[Double]] {
+        try TestSupport.render(unit, format: Self.stereo, totalFrames: 256, slices: [256], bus: bus, startTime: time).channels
     }
 
     @Test func everyOutputGetsTheInputWhichIsPulledOncePerCycle() throws {
@@ -43,11 +33,11 @@ import Testing
         #expect(TestSupport.getUInt32(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Output, 0).1 == 2)
         #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Output, 0, 3) == kAudioUnitErr_PropertyNotWritable)
         #expect(AudioUnitInitialize(unit) == noErr)
-        let a = render(unit, bus: 0, time: 512), b = render(unit, bus: 1, time: 512)
+        let a = try render(unit, bus: 0, time: 512), b = try render(unit, bus: 1, time: 512)
         #expect(a == b)
-        #expect(a[0] == (0..<256).map { Float(512 + $0) } && a[1] == (0..<256).map { Float(1512 + $0) })
+        #expect(a[0] == (0..<256).map { Double(512 + $0) } && a[1] == (0..<256).map { Double(1512 + $0) })
         #expect(counter.pulls == 1)
-        let next = render(unit, bus: 1, time: 768)
+        let next = try render(unit, bus: 1, time: 768)
         #expect(counter.pulls == 2 && next[0][0] == 768)
         var bad = AudioTimeStamp()
         bad.mFlags = .sampleTimeValid
@@ -63,7 +53,7 @@ import Testing
         let counter = Counter()
         TestSupport.setCallback(unit, 0, Self.ramp, Unmanaged.passUnretained(counter).toOpaque())
         #expect(AudioUnitInitialize(unit) == noErr)
-        let outs = (0..<4).map { render(unit, bus: UInt32($0), time: 0) }
+        let outs = try (0..<4).map { try render(unit, bus: UInt32($0), time: 0) }
         #expect(outs.allSatisfy { $0 == outs[0] } && outs[0][1][5] == 1005)
         #expect(counter.pulls == 1)
         #expect(AudioUnitUninitialize(unit) == noErr)

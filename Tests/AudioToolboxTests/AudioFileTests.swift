@@ -34,6 +34,9 @@ enum FileSupport {
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int32.self)) }
     }
 
+    /// `v` as `n` big-endian bytes, for writing container bytes by hand.
+    static func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+
     static func createFile(_ url: URL, _ type: AudioFileTypeID, _ format: AudioStreamBasicDescription) throws -> AudioFileID {
         var f = format
         var id: AudioFileID?

@@ -196,7 +196,7 @@ import Testing
         #expect(AudioFileWriteBytes(file, false, 0, &bytes, &audio) == noErr)
         #expect(AudioFileClose(file) == noErr)
 
-        func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+        let be = FileSupport.be
         func marker(_ type: String, _ pos: Double, _ id: UInt32) -> [UInt8] {
             Array(type.utf8) + be(pos.bitPattern, 8) + be(UInt64(id), 4) + [0, 0, 0, 0] + be(0, 4) + be(0, 4)
         }

@@ -5,10 +5,9 @@ import Testing
 /// A CAF 'pakt' chunk on linear PCM: AudioFile reports it, ExtAudioFile plays only the valid frames
 /// (priming skipped, remainder cut), AudioFileStream announces it.
 @Suite struct CAFPacketTableTests {
-    static func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
-
     /// Mono 16-bit little-endian, samples 0...99; the table says 4 priming, 90 valid, 6 remainder frames.
     static var file: [UInt8] {
+        let be = FileSupport.be
         var out = Array("caff".utf8) + be(1, 2) + be(0, 2)
         out += Array("desc".utf8) + be(32, 8) + be(Double(8000).bitPattern, 8) + Array("lpcm".utf8) + be(2, 4) + be(2, 4) + be(1, 4) + be(1, 4) + be(16, 4)
         out += Array("pakt".utf8) + be(24, 8) + be(100, 8) + be(90, 8) + be(4, 4) + be(6, 4)

@@ -112,10 +112,10 @@ struct RenderedAudio {
 }
 
 extension TestSupport {
-    /// Renders `totalFrames` from `unit` bus 0 in slices of the given sizes (cycled), into caller-owned
+    /// Renders `totalFrames` from `unit` bus `bus` (sample times from `startTime`) in slices of the given sizes (cycled), into caller-owned
     /// buffers of `format`, with sample times advancing, and decodes the result.
     static func render(_ unit: AudioUnit, format: AudioStreamBasicDescription, totalFrames: Int,
-                       slices: [Int], callerMemory: Bool = true) throws -> RenderedAudio {
+                       slices: [Int], callerMemory: Bool = true, bus: UInt32 = 0, startTime: Double = 0) throws -> RenderedAudio {
         let channels = Int(format.mChannelsPerFrame)
         let nonInterleaved = format.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0
         let isFloat = format.mFormatFlags & kAudioFormatFlagIsFloat != 0
@@ -130,6 +130,7 @@ extension TestSupport {
         var out = RenderedAudio(channels: Array(repeating: [], count: channels))
         var timeStamp = AudioTimeStamp()
         timeStamp.mFlags = .sampleTimeValid
+        timeStamp.mSampleTime = startTime
         var done = 0, k = 0
         while done < totalFrames {
             let frames = min(slices[k % slices.count], totalFrames - done)
@@ -140,7 +141,7 @@ extension TestSupport {
                                      mData: callerMemory ? memory + b * bytesPerBuffer : nil)
             }
             var flags = AudioUnitRenderActionFlags()
-            let status = AudioUnitRender(unit, &flags, &timeStamp, 0, UInt32(frames), abl.unsafeMutablePointer)
+            let status = AudioUnitRender(unit, &flags, &timeStamp, bus, UInt32(frames), abl.unsafeMutablePointer)
             try #require(status == noErr, "AudioUnitRender returned \(status)")
             for c in 0..<channels {
                 let buffer = abl[nonInterleaved ? c : 0]
