@@ -25,11 +25,10 @@ extension AudioFileObject {
         case kAudioFilePropertyMarkerList:
             guard layout.fileType == kAudioFileCAFType else { return nil }
             let count = CAFMarkers.markers(layout)?.1.count ?? 0
-            return (UInt32(8 + max(count, 1) * MemoryLayout<AudioFileMarker>.stride), writable)
+            return (UInt32(NumAudioFileMarkersToNumBytes(max(count, 1))), writable)
         case kAudioFilePropertyRegionList:
             guard layout.fileType == kAudioFileCAFType, let (_, regions, _) = CAFMarkers.regions(layout) else { return nil }
-            let header = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)!
-            return (UInt32(regions.reduce(8) { $0 + header + $1.2.count * MemoryLayout<AudioFileMarker>.stride }), false)
+            return (UInt32(CAFMarkers.regionListSize(regions)), false)
         case kAudioFilePropertyPacketTableInfo:
             return layout.packetTable == nil ? nil : (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), false)
         case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
@@ -104,36 +103,13 @@ extension AudioFileObject {
             return noErr
         case kAudioFilePropertyRegionList:
             guard let (smpte, regions, names) = CAFMarkers.regions(layout) else { return kAudioFileUnsupportedPropertyError }
-            let bytes = regionListBytes(regions, smpte, names)
+            let bytes = CAFMarkers.regionListBytes(regions, smpte, names)
             bytes.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
             ioSize.pointee = UInt32(bytes.count)
             return noErr
         default:
             return kAudioFileUnsupportedPropertyError
         }
-    }
-
-    /// AudioFileRegionList bytes: regions laid out one after another, each with its markers. A region's name
-    /// (never null in Apple's struct) is the 'strg' string with its ID, else empty; names are +1 retained.
-    func regionListBytes(_ regions: [(UInt32, UInt32, [CAFMarkers.Marker])], _ smpteType: UInt32, _ names: [UInt32: String]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 8)
-        out.withUnsafeMutableBytes { $0.storeBytes(of: smpteType, as: UInt32.self); $0.storeBytes(of: UInt32(regions.count), toByteOffset: 4, as: UInt32.self) }
-        let markerStride = MemoryLayout<AudioFileMarker>.stride
-        let header = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)!
-        for (id, flags, markers) in regions {
-            var region = [UInt8](repeating: 0, count: header + max(markers.count, 1) * markerStride)
-            region.withUnsafeMutableBytes { raw in
-                raw.storeBytes(of: id, as: UInt32.self)
-                raw.storeBytes(of: Unmanaged<CFString>.passRetained((names[id] ?? "") as NSString),
-                               toByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mName)!, as: Unmanaged<CFString>.self)
-                raw.storeBytes(of: flags, toByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mFlags)!, as: UInt32.self)
-                raw.storeBytes(of: UInt32(markers.count), toByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mNumberMarkers)!, as: UInt32.self)
-                let list = CAFMarkers.markerListBytes(0, markers)
-                list.dropFirst(8).withUnsafeBytes { if !$0.isEmpty { (raw.baseAddress! + header).copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
-            }
-            out += region.prefix(header + markers.count * markerStride)
-        }
-        return out
     }
 
     func setProperty(_ id: AudioFilePropertyID, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {

@@ -66,7 +66,7 @@ enum CAFMarkers {
     /// AudioFileMarkerList bytes (names +1 retained CFStrings, as Apple's callers release them).
     static func markerListBytes(_ smpteType: UInt32, _ markers: [Marker]) -> [UInt8] {
         let stride = MemoryLayout<AudioFileMarker>.stride
-        var bytes = [UInt8](repeating: 0, count: 8 + max(markers.count, 1) * stride)
+        var bytes = [UInt8](repeating: 0, count: NumAudioFileMarkersToNumBytes(max(markers.count, 1)))
         bytes.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: smpteType, as: UInt32.self)
             raw.storeBytes(of: UInt32(markers.count), toByteOffset: 4, as: UInt32.self)
@@ -77,7 +77,37 @@ enum CAFMarkers {
                 raw.storeBytes(of: marker, toByteOffset: 8 + i * stride, as: AudioFileMarker.self)
             }
         }
-        return Array(bytes.prefix(8 + markers.count * stride))
+        return Array(bytes.prefix(NumAudioFileMarkersToNumBytes(markers.count)))
+    }
+
+    /// The bytes of an AudioFileRegionList holding `regions` (each region followed by its markers).
+    static func regionListSize(_ regions: [(UInt32, UInt32, [Marker])]) -> Int {
+        regions.reduce(8) { $0 + MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)! + $1.2.count * MemoryLayout<AudioFileMarker>.stride }
+    }
+
+    /// AudioFileRegionList bytes: regions laid out one after another, each with its markers. A region's name
+    /// (never null in Apple's struct) is the 'strg' string with its ID, else empty; names are +1 retained.
+    static func regionListBytes(_ regions: [(UInt32, UInt32, [Marker])], _ smpteType: UInt32, _ names: [UInt32: String]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(regionListSize(regions))
+        out += [UInt8](repeating: 0, count: 8)
+        out.withUnsafeMutableBytes { $0.storeBytes(of: smpteType, as: UInt32.self); $0.storeBytes(of: UInt32(regions.count), toByteOffset: 4, as: UInt32.self) }
+        let markerStride = MemoryLayout<AudioFileMarker>.stride
+        let header = MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mMarkers)!
+        for (id, flags, markers) in regions {
+            var region = [UInt8](repeating: 0, count: header + max(markers.count, 1) * markerStride)
+            region.withUnsafeMutableBytes { raw in
+                raw.storeBytes(of: id, as: UInt32.self)
+                raw.storeBytes(of: Unmanaged<CFString>.passRetained((names[id] ?? "") as NSString),
+                               toByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mName)!, as: Unmanaged<CFString>.self)
+                raw.storeBytes(of: flags, toByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mFlags)!, as: UInt32.self)
+                raw.storeBytes(of: UInt32(markers.count), toByteOffset: MemoryLayout<AudioFileRegion>.offset(of: \AudioFileRegion.mNumberMarkers)!, as: UInt32.self)
+                let list = markerListBytes(0, markers)
+                list.dropFirst(8).withUnsafeBytes { if !$0.isEmpty { (raw.baseAddress! + header).copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+            }
+            out += region.prefix(header + markers.count * markerStride)
+        }
+        return out
     }
 
     /// Markers from a client's AudioFileMarkerList.
