@@ -87,6 +87,39 @@ import Testing
         #expect(renderManySlices(unit, slices: 2_000, frames: 512, callerMemory: true) == 0)
     }
 
+    /// The 3D mixer: equal-power, spherical-head (with its delay line) and stereo inputs at playback rates that
+    /// pull the sources in varying slice sizes, metering, and a source moving every slice while counted.
+    @Test func spatialMixerAllocatesNothing() throws {
+        let d = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_SpatialMixer,
+                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        let unit = try TestSupport.newUnit(d)
+        defer { AudioComponentInstanceDispose(unit) }
+        TestSupport.setUInt32(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, 3)
+        let stereo = OCAFormat.canonical(sampleRate: 44100, channels: 2)
+        TestSupport.setFormat(unit, kAudioUnitScope_Input, 2, stereo)
+        let phase = Phase()
+        for i in 0..<3 { TestSupport.setCallback(unit, AudioUnitElement(i), Self.sine, Unmanaged.passUnretained(phase).toOpaque()) }
+        TestSupport.setUInt32(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, 1,
+                              AUSpatializationAlgorithm.spatializationAlgorithm_SphericalHead.rawValue)
+        TestSupport.setUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Input, 0, 1)
+        TestSupport.setUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Output, 0, 1)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        AudioUnitSetParameter(unit, kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, 1.37, 0)
+        AudioUnitSetParameter(unit, kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, 1, 0.61, 0)
+        AudioUnitSetParameter(unit, kSpatialMixerParam_Distance, kAudioUnitScope_Input, 1, 7, 0)
+        // A ramp over many slices moves the spherical-head source while counting.
+        var ramp = AudioUnitParameterEvent()
+        ramp.scope = kAudioUnitScope_Input
+        ramp.element = 1
+        ramp.parameter = kSpatialMixerParam_Azimuth
+        ramp.eventType = .parameterEvent_Ramped
+        ramp.eventValues.ramp.durationInFrames = 512 * 1500
+        ramp.eventValues.ramp.startValue = -170
+        ramp.eventValues.ramp.endValue = 170
+        AudioUnitScheduleParameters(unit, &ramp, 1)
+        #expect(renderManySlices(unit, slices: 2_000, frames: 512, callerMemory: true) == 0)
+    }
+
     /// The iPod EQ filtering with a preset, then crossfading to another while counted.
     @Test func iPodEQAllocatesNothingEvenWhileSwitchingPresets() throws {
         let unit = try TestSupport.newUnit(AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_AUiPodEQ,

@@ -17,6 +17,12 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUSplitter(component: $0, multi: true) }),
             AudioComponentEntry(description: MultiChannelMixer.description, name: "Apple: AUMultiChannelMixer",
                                 version: 0x0001_0000, maker: .builtIn { MultiChannelMixer(component: $0) }),
+            AudioComponentEntry(description: AUMerger.description, name: "Apple: AUMerger",
+                                version: 0x0001_0000, maker: .builtIn { AUMerger(component: $0) }),
+            AudioComponentEntry(description: SpatialMixer.description, name: "Apple: AUSpatialMixer",
+                                version: 0x0001_0000, maker: .builtIn { SpatialMixer(component: $0) }),
+            AudioComponentEntry(description: SpatialMixer.macDescription, name: "Apple: AU3DMixer",
+                                version: 0x0001_0000, maker: .builtIn { SpatialMixer(component: $0) }),
         ]
     }
 }

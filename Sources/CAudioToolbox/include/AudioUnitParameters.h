@@ -21,4 +21,53 @@ CF_ENUM(AudioUnitParameterID) {
     kMultiChannelMixerParam_PostPeakHoldLevel   = 4000
 };
 
+// AUSpatialMixer / AU3DMixerEmbedded ('aumx' '3dem'; '3dmx' on macOS). Azimuth: input, degrees -180 -> 180.
+// Elevation: input, degrees -90 -> 90. Distance: input, metres 0 -> 10000. Gain: input or output, dB
+// -120 -> 20. PlaybackRate: input, 0.5 -> 2. Enable: input, boolean. Min/MaxGain: input, linear 0 -> 10.
+// The numbering is the unified one of current SDKs (iOS's for the deprecated k3DMixerParam_ names).
+CF_ENUM(AudioUnitParameterID) {
+    kSpatialMixerParam_Azimuth                  = 0,
+    kSpatialMixerParam_Elevation                = 1,
+    kSpatialMixerParam_Distance                 = 2,
+    kSpatialMixerParam_Gain                     = 3,
+    kSpatialMixerParam_PlaybackRate             = 4,
+    kSpatialMixerParam_Enable                   = 5,
+    kSpatialMixerParam_MinGain                  = 6,
+    kSpatialMixerParam_MaxGain                  = 7,
+    kSpatialMixerParam_ReverbBlend              = 8,
+    kSpatialMixerParam_GlobalReverbGain         = 9,
+    kSpatialMixerParam_OcclusionAttenuation     = 10,
+    kSpatialMixerParam_ObstructionAttenuation   = 11,
+    kSpatialMixerParam_HeadYaw                  = 19,
+    kSpatialMixerParam_HeadPitch                = 20,
+    kSpatialMixerParam_HeadRoll                 = 21
+};
+
+CF_ENUM(AudioUnitParameterID) {
+    k3DMixerParam_Azimuth                       = 0,
+    k3DMixerParam_Elevation                     = 1,
+    k3DMixerParam_Distance                      = 2,
+    k3DMixerParam_Gain                          = 3,
+    k3DMixerParam_PlaybackRate                  = 4,
+    k3DMixerParam_BusEnable                     = 20,
+    k3DMixerParam_MinGainInDecibels             = 21,
+    k3DMixerParam_MaxGainInDecibels             = 22,
+    k3DMixerParam_DryWetReverbBlend             = 23,
+    k3DMixerParam_GlobalReverbGainInDecibels    = 24,
+    k3DMixerParam_OcclusionAttenuationInDecibels = 25,
+    k3DMixerParam_ObstructionAttenuationInDecibels = 26,
+    k3DMixerParam_Enable                        = 5,
+    k3DMixerParam_MinGain                       = 6,
+    k3DMixerParam_MaxGain                       = 7,
+    k3DMixerParam_ReverbBlend                   = 8,
+    k3DMixerParam_GlobalReverbGain              = 9,
+    k3DMixerParam_OcclusionAttenuation          = 10,
+    k3DMixerParam_ObstructionAttenuation        = 11,
+    // Read-only meters: add the channel number (k3DMixerParam_PostAveragePower + 1 is the right channel).
+    k3DMixerParam_PreAveragePower               = 1000,
+    k3DMixerParam_PrePeakHoldLevel              = 2000,
+    k3DMixerParam_PostAveragePower              = 3000,
+    k3DMixerParam_PostPeakHoldLevel             = 4000
+};
+
 #endif

@@ -244,6 +244,71 @@ typedef enum OCA_OPTIONS_ATTR AudioUnitParameterOptions : uint32_t {
     kAudioUnitParameterFlag_IsWritable          = (1UL << 31)
 } AudioUnitParameterOptions;
 
+typedef enum OCA_ENUM_ATTR AUSpatializationAlgorithm : uint32_t {
+    kSpatializationAlgorithm_EqualPowerPanning  = 0,
+    kSpatializationAlgorithm_SphericalHead      = 1,
+    kSpatializationAlgorithm_HRTF               = 2,
+    kSpatializationAlgorithm_SoundField         = 3,
+    kSpatializationAlgorithm_VectorBasedPanning = 4,
+    kSpatializationAlgorithm_StereoPassThrough  = 5,
+    kSpatializationAlgorithm_HRTFHQ             = 6,
+    kSpatializationAlgorithm_UseOutputType      = 7
+} AUSpatializationAlgorithm;
+
+typedef enum OCA_ENUM_ATTR AUSpatialMixerSourceMode : uint32_t {
+    kSpatialMixerSourceMode_SpatializeIfMono    = 0,
+    kSpatialMixerSourceMode_Bypass              = 1,
+    kSpatialMixerSourceMode_PointSource         = 2,
+    kSpatialMixerSourceMode_AmbienceBed         = 3
+} AUSpatialMixerSourceMode;
+
+typedef enum OCA_ENUM_ATTR AUSpatialMixerAttenuationCurve : uint32_t {
+    kSpatialMixerAttenuationCurve_Power         = 0,
+    kSpatialMixerAttenuationCurve_Exponential   = 1,
+    kSpatialMixerAttenuationCurve_Inverse       = 2,
+    kSpatialMixerAttenuationCurve_Linear        = 3
+} AUSpatialMixerAttenuationCurve;
+
+struct MixerDistanceParams {
+    float mReferenceDistance;
+    float mMaxDistance;
+    float mMaxAttenuation;    // decibels
+};
+typedef struct MixerDistanceParams MixerDistanceParams;
+
+typedef enum OCA_OPTIONS_ATTR AUSpatialMixerRenderingFlags : uint32_t {
+    kSpatialMixerRenderingFlags_InterAuralDelay     = (1UL << 0),
+    kSpatialMixerRenderingFlags_DistanceAttenuation = (1UL << 2)
+} AUSpatialMixerRenderingFlags;
+
+typedef enum OCA_ENUM_ATTR AUSpatialMixerOutputType : uint32_t {
+    kSpatialMixerOutputType_Headphones          = 1,
+    kSpatialMixerOutputType_BuiltInSpeakers     = 2,
+    kSpatialMixerOutputType_ExternalSpeakers    = 3
+} AUSpatialMixerOutputType;
+
+typedef enum OCA_ENUM_ATTR AUSpatialMixerPointSourceInHeadMode : uint32_t {
+    kSpatialMixerPointSourceInHeadMode_Mono     = 0,
+    kSpatialMixerPointSourceInHeadMode_Bypass   = 1
+} AUSpatialMixerPointSourceInHeadMode;
+
+typedef enum OCA_OPTIONS_ATTR AU3DMixerRenderingFlags : uint32_t {
+    k3DMixerRenderingFlags_InterAuralDelay          = (1UL << 0),
+    k3DMixerRenderingFlags_DopplerShift             = (1UL << 1),
+    k3DMixerRenderingFlags_DistanceAttenuation      = (1UL << 2),
+    k3DMixerRenderingFlags_DistanceFilter           = (1UL << 3),
+    k3DMixerRenderingFlags_DistanceDiffusion        = (1UL << 4),
+    k3DMixerRenderingFlags_LinearDistanceAttenuation = (1UL << 5),
+    k3DMixerRenderingFlags_ConstantReverbBlend      = (1UL << 6)
+} AU3DMixerRenderingFlags;
+
+typedef enum OCA_ENUM_ATTR AU3DMixerAttenuationCurve : uint32_t {
+    k3DMixerAttenuationCurve_Power              = 0,
+    k3DMixerAttenuationCurve_Exponential        = 1,
+    k3DMixerAttenuationCurve_Inverse            = 2,
+    k3DMixerAttenuationCurve_Linear             = 3
+} AU3DMixerAttenuationCurve;
+
 enum {
     kRenderQuality_Max      = 0x7F,
     kRenderQuality_High     = 0x60,

@@ -1,0 +1,36 @@
+/// Reading a signal at a variable rate: 4-point, third-order Hermite (Catmull-Rom) interpolation. Exact at
+/// whole positions (rate 1 passes the signal through unchanged) and cheap enough for every 3D mixer input;
+/// it does no band-limiting, so rates above 1 alias what lies above the output's Nyquist frequency.
+public enum VariableRateKernels {
+    /// The Hermite interpolant through xm1, x0, x1, x2 at fraction `t` in [0, 1) between x0 and x1.
+    @inlinable @_noLocks @_noAllocation
+    public static func hermite(_ xm1: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ t: Float) -> Float {
+        let c1 = 0.5 * (x1 - xm1)
+        let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
+        let c3 = 0.5 * (x2 - xm1) + 1.5 * (x0 - x1)
+        return ((c3 * t + c2) * t + c1) * t + x0
+    }
+
+    /// The number of source samples a slice needs: reading `count` outputs from `position` in steps of
+    /// `step` (position ≥ 1) touches indices up to floor(position + (count - 1)·step) + 2.
+    @inlinable public static func samplesNeeded(position: Double, step: Double, count: Int) -> Int {
+        count == 0 ? 0 : Int(position + Double(count - 1) * step) + 3
+    }
+
+    /// Writes `count` samples read from `source` at `position`, `position + step`, ... (position ≥ 1, so
+    /// source[floor(position) - 1] exists). Returns the position after the last sample.
+    @inlinable @_noLocks @_noAllocation
+    public static func read(_ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
+                            position: Double, step: Double) -> Double {
+        var p = position
+        var i = 0
+        while i < count {
+            let base = Int(p)  // p ≥ 1: truncation is floor
+            let t = Float(p - Double(base))
+            output[i] = t == 0 ? source[base] : hermite(source[base - 1], source[base], source[base + 1], source[base + 2], t)
+            p += step
+            i += 1
+        }
+        return p
+    }
+}

@@ -1,0 +1,417 @@
+import AudioDSP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// AUSpatialMixer / AU3DMixerEmbedded (`'aumx' '3dem' 'appl'`, and the macOS 3D mixer `'aumx' '3dmx'`):
+/// inputs (ElementCount, 8 by default, mono by default; stereo allowed) placed around a listener and mixed
+/// to one stereo output. Per input: Azimuth, Elevation, Distance, Gain (dB), PlaybackRate (0.5...2, read
+/// with Hermite interpolation, which also converts an input sample rate up to twice the output's), Enable,
+/// MinGain/MaxGain (linear clamps of the distance-attenuated gain); output Gain (dB).
+/// Algorithms (kAudioUnitProperty_SpatializationAlgorithm, per input): EqualPowerPanning, SphericalHead
+/// (Brown-Duda interaural delay and head shadow), VectorBasedPanning (a ±30° speaker pair) and
+/// StereoPassThrough; the HRTF algorithms answer kAudioUnitErr_InvalidPropertyValue until SOFA data can be
+/// loaded. Distance attenuation follows MixerDistanceParams, the attenuation curve and the DistanceAtten
+/// rolloff (SpatialKernels states the curves). Gains are de-zippered (10 ms for a unit step); sources pass
+/// through the reader with a latency of 2 input frames. Reverb, occlusion, obstruction, Doppler and head
+/// tracking are not implemented: their parameters and flags are refused.
+final class SpatialMixer: AUBase, @unchecked Sendable {
+    static let description = AudioComponentDescription(
+        componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_SpatialMixer,
+        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    static let macDescription = AudioComponentDescription(
+        componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_3DMixer,
+        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    static let latencyFrames = 2.0
+    static let meters: [(AudioUnitParameterID, String)] = [
+        (k3DMixerParam_PreAveragePower, "Pre Average Power"), (k3DMixerParam_PrePeakHoldLevel, "Pre Peak Hold Level"),
+        (k3DMixerParam_PostAveragePower, "Post Average Power"), (k3DMixerParam_PostPeakHoldLevel, "Post Peak Hold Level"),
+    ]
+    static let meterFloor: Float = -120
+
+    private(set) var settings: [SpatialMixerInputSettings] = []
+    private var states: UnsafeMutablePointer<SpatialMixerInputState>?
+    private var stateCount = 0
+    private var sourceCapacity = 0
+    private var historyLength = 0
+    /// Work slices: the input read at rate (2 channels), and the two ear signals.
+    private var work: UnsafeMutablePointer<Float>?
+    private var pullLists: [UnsafeMutableAudioBufferListPointer] = []
+    private var outputGain: Float = 1
+    private var step: Float = 1
+
+    init(component: AudioComponentEntry) {
+        super.init(component: component, inputs: 0, outputs: 1)
+        defineParameter(kSpatialMixerParam_Gain, scope: kAudioUnitScope_Output, element: 0,
+                        .oca("Gain", unit: .decibels, min: -120, max: 20, default: 0, flags: [.flag_CanRamp]))
+        defineMeters(kAudioUnitScope_Output, 0)
+        // Inputs are mono unless set otherwise; new elements copy element 0's format.
+        setElementCount(kAudioUnitScope_Input, 1)
+        inputs[0].format = OCAFormat.canonical(sampleRate: Self.defaultFormat.mSampleRate, channels: 1)
+        setElementCount(kAudioUnitScope_Input, 8)
+    }
+
+    private func defineMeters(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        for (id, name) in Self.meters {
+            for channel in 0..<2 {
+                var info = AudioUnitParameterInfo.oca("\(name) \(channel)", unit: .decibels, min: Self.meterFloor, max: 0,
+                                                      default: Self.meterFloor, flags: [.flag_MeterReadOnly, .flag_DisplayLogarithmic])
+                info.flags.remove(.flag_IsWritable)
+                defineParameter(id + AudioUnitParameterID(channel), scope: scope, element: element, info)
+            }
+        }
+    }
+
+    override func isElementCountWritable(_ scope: AudioUnitScope) -> Bool { scope == kAudioUnitScope_Input }
+
+    override func definedNewElement(_ scope: AudioUnitScope, _ index: Int) {
+        guard scope == kAudioUnitScope_Input else { return }
+        let e = AudioUnitElement(index)
+        func define(_ id: AudioUnitParameterID, _ name: String, _ unit: AudioUnitParameterUnit, _ min: Float, _ max: Float, _ value: Float,
+                    _ flags: AudioUnitParameterOptions = [.flag_CanRamp]) {
+            defineParameter(id, scope: scope, element: e, .oca(name, unit: unit, min: min, max: max, default: value, flags: flags))
+        }
+        define(kSpatialMixerParam_Azimuth, "Azimuth", .degrees, -180, 180, 0)
+        define(kSpatialMixerParam_Elevation, "Elevation", .degrees, -90, 90, 0)
+        define(kSpatialMixerParam_Distance, "Distance", .meters, 0, 10_000, 0)
+        define(kSpatialMixerParam_Gain, "Gain", .decibels, -120, 20, 0)
+        define(kSpatialMixerParam_PlaybackRate, "Playback Rate", .rate, 0.5, 2, 1)
+        define(kSpatialMixerParam_Enable, "Enable", .boolean, 0, 1, 1, [])
+        define(kSpatialMixerParam_MinGain, "Min Gain", .linearGain, 0, 10, 0, [])
+        define(kSpatialMixerParam_MaxGain, "Max Gain", .linearGain, 0, 10, 10, [])
+        defineMeters(scope, e)
+        if settings.count <= index { settings.append(SpatialMixerInputSettings()) } else { settings[index] = SpatialMixerInputSettings() }
+    }
+
+    override func isValidFormat(_ scope: AudioUnitScope, _ element: AudioUnitElement, _ f: AudioStreamBasicDescription) -> Bool {
+        guard AUFormatRules.isCommonFloat32(f) else { return false }
+        return scope == kAudioUnitScope_Input ? (1...2).contains(f.mChannelsPerFrame) : f.mChannelsPerFrame == 2
+    }
+
+    override var latency: Double { Self.latencyFrames / outputs[0].format.mSampleRate }
+    override var tailTime: Double? { SpatialKernels.SphericalHead.maxDelay(sampleRate: 1) }
+
+    // MARK: Properties
+
+    private static let inputProperties: Set<AudioUnitPropertyID> = [
+        kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitProperty_3DMixerRenderingFlags, kAudioUnitProperty_3DMixerDistanceAtten,
+        kAudioUnitProperty_SpatialMixerSourceMode, kAudioUnitProperty_3DMixerDistanceParams, kAudioUnitProperty_3DMixerAttenuationCurve,
+    ]
+
+    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
+        if id == kAudioUnitProperty_MeteringMode {
+            guard case .success = ioElement(scope, element), scope != kAudioUnitScope_Global else { return (kAudioUnitErr_InvalidScope, 0, false) }
+            return (noErr, 4, true)
+        }
+        guard Self.inputProperties.contains(id) else { return nil }
+        guard scope == kAudioUnitScope_Input else { return (kAudioUnitErr_InvalidScope, 0, false) }
+        guard Int(element) < inputs.count else { return (kAudioUnitErr_InvalidElement, 0, false) }
+        switch id {
+        case kAudioUnitProperty_3DMixerDistanceAtten: return (noErr, 8, true)
+        case kAudioUnitProperty_3DMixerDistanceParams: return (noErr, UInt32(MemoryLayout<MixerDistanceParams>.size), true)
+        default: return (noErr, 4, true)
+        }
+    }
+
+    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
+        if id == kAudioUnitProperty_MeteringMode, case .success(let e) = ioElement(scope, element) {
+            out.storeBytes(of: UInt32(e.meteringMode.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
+            return noErr
+        }
+        guard Self.inputProperties.contains(id), scope == kAudioUnitScope_Input, Int(element) < settings.count else { return nil }
+        let s = settings[Int(element)]
+        switch id {
+        case kAudioUnitProperty_SpatializationAlgorithm: out.storeBytes(of: s.algorithm.load(ordering: .relaxed), as: UInt32.self)
+        case kAudioUnitProperty_3DMixerRenderingFlags: out.storeBytes(of: s.renderingFlags.load(ordering: .relaxed), as: UInt32.self)
+        case kAudioUnitProperty_SpatialMixerSourceMode: out.storeBytes(of: s.sourceMode.load(ordering: .relaxed), as: UInt32.self)
+        case kAudioUnitProperty_3DMixerAttenuationCurve: out.storeBytes(of: s.curve.load(ordering: .relaxed), as: UInt32.self)
+        case kAudioUnitProperty_3DMixerDistanceAtten: out.storeBytes(of: Double(bitPattern: s.rolloff.load(ordering: .relaxed)), as: Double.self)
+        default: out.storeBytes(of: s.distanceParams, as: MixerDistanceParams.self)
+        }
+        return noErr
+    }
+
+    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
+        if id == kAudioUnitProperty_MeteringMode {
+            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
+            guard case .success(let e) = ioElement(scope, element), scope != kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
+            e.meteringMode.store(data.loadUnaligned(as: UInt32.self) != 0, ordering: .relaxed)
+            return noErr
+        }
+        guard Self.inputProperties.contains(id) else { return nil }
+        guard scope == kAudioUnitScope_Input else { return kAudioUnitErr_InvalidScope }
+        guard Int(element) < settings.count else { return kAudioUnitErr_InvalidElement }
+        let s = settings[Int(element)]
+        switch id {
+        case kAudioUnitProperty_3DMixerDistanceAtten:
+            guard size >= 8 else { return kAudioUnitErr_InvalidPropertyValue }
+            let rolloff = data.loadUnaligned(as: Double.self)
+            guard rolloff.isFinite, rolloff >= 0 else { return kAudioUnitErr_InvalidPropertyValue }
+            s.rolloff.store(rolloff.bitPattern, ordering: .relaxed)
+        case kAudioUnitProperty_3DMixerDistanceParams:
+            guard size >= UInt32(MemoryLayout<MixerDistanceParams>.size) else { return kAudioUnitErr_InvalidPropertyValue }
+            let p = data.loadUnaligned(as: MixerDistanceParams.self)
+            guard p.mReferenceDistance > 0, p.mMaxDistance >= p.mReferenceDistance, p.mMaxAttenuation >= 0,
+                  p.mMaxDistance.isFinite, p.mMaxAttenuation.isFinite else { return kAudioUnitErr_InvalidPropertyValue }
+            s.setDistanceParams(p)
+        default:
+            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
+            let value = data.loadUnaligned(as: UInt32.self)
+            switch id {
+            case kAudioUnitProperty_SpatializationAlgorithm:
+                let supported: [AUSpatializationAlgorithm] = [.spatializationAlgorithm_EqualPowerPanning, .spatializationAlgorithm_SphericalHead,
+                                                              .spatializationAlgorithm_VectorBasedPanning, .spatializationAlgorithm_StereoPassThrough]
+                guard let algorithm = AUSpatializationAlgorithm(rawValue: value), supported.contains(algorithm) else {
+                    return kAudioUnitErr_InvalidPropertyValue
+                }
+                s.algorithm.store(value, ordering: .relaxed)
+            case kAudioUnitProperty_3DMixerRenderingFlags:
+                guard value & ~SpatialMixerInputSettings.supportedFlags == 0 else { return kAudioUnitErr_InvalidPropertyValue }
+                s.renderingFlags.store(value, ordering: .relaxed)
+            case kAudioUnitProperty_SpatialMixerSourceMode:
+                guard value <= AUSpatialMixerSourceMode.spatialMixerSourceMode_PointSource.rawValue else { return kAudioUnitErr_InvalidPropertyValue }
+                s.sourceMode.store(value, ordering: .relaxed)
+            default:
+                guard SpatialKernels.AttenuationCurve(rawValue: value) != nil else { return kAudioUnitErr_InvalidPropertyValue }
+                s.curve.store(value, ordering: .relaxed)
+            }
+        }
+        return noErr
+    }
+
+    // MARK: Lifecycle
+
+    override func initializeUnit() -> OSStatus {
+        let outRate = outputs[0].format.mSampleRate
+        guard outputs[0].format.mChannelsPerFrame == 2 else { return kAudioUnitErr_FormatNotSupported }
+        // The reader steps at most 2 (rate) x input/output rate; beyond 4 source frames per output frame it
+        // would skip frames it never pulled.
+        for input in inputs where input.format.mSampleRate > 2 * outRate { return kAudioUnitErr_FormatNotSupported }
+        releaseState()
+        let maxFrames = Int(maxFramesPerSlice)
+        var maxStep = 0.0
+        for input in inputs { maxStep = max(maxStep, 2 * input.format.mSampleRate / outRate) }
+        sourceCapacity = Int((maxStep * Double(maxFrames)).rounded(.up)) + 8
+        historyLength = Int(SpatialKernels.SphericalHead.maxDelay(sampleRate: outRate).rounded(.up)) + 3
+        stateCount = inputs.count
+        states = .allocate(capacity: max(stateCount, 1))
+        for i in 0..<stateCount {
+            (states! + i).initialize(to: SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: maxFrames))
+        }
+        work = .allocate(capacity: 4 * maxFrames)
+        pullLists = [AudioBufferList.allocate(maximumBuffers: 1), AudioBufferList.allocate(maximumBuffers: 2)]
+        step = Float(1 / max(0.010 * outRate, 1))
+        outputGain = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Output, 0))
+        return noErr
+    }
+
+    override func cleanupUnit() { releaseState() }
+
+    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        guard let states else { return }
+        for i in 0..<stateCount {
+            let old = states[i]
+            old.release()
+            states[i] = SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: Int(maxFramesPerSlice))
+        }
+        outputGain = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Output, 0))
+    }
+
+    private func releaseState() {
+        if let states {
+            for i in 0..<stateCount { states[i].release() }
+            states.deinitialize(count: stateCount)
+            states.deallocate()
+        }
+        states = nil
+        stateCount = 0
+        work?.deallocate()
+        work = nil
+        pullLists.forEach { free($0.unsafeMutablePointer) }
+        pullLists = []
+    }
+    deinit { releaseState() }
+
+    @inline(__always) private func decibelsToGain(_ dB: Float) -> Float { dB <= -120 ? 0 : powf(10, dB / 20) }
+
+    // MARK: Render
+
+    override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+                            _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        guard let states, let work else { return kAudioUnitErr_Uninitialized }
+        let out = UnsafeMutableAudioBufferListPointer(output)
+        let n = Int(frames), maxFrames = Int(maxFramesPerSlice)
+        let left = out[0].mData!.assumingMemoryBound(to: Float.self), right = out[1].mData!.assumingMemoryBound(to: Float.self)
+        left.update(repeating: 0, count: n)
+        right.update(repeating: 0, count: n)
+        let read = (work, work + maxFrames), ears = (work + 2 * maxFrames, work + 3 * maxFrames)
+        let outRate = outputs[0].format.mSampleRate
+        var silent = true
+        for i in 0..<stateCount {
+            let e = AudioUnitElement(i), input = inputs[i], s = settings[i]
+            let enabled = parameterValue(kSpatialMixerParam_Enable, kAudioUnitScope_Input, e) != 0
+            if !enabled && states[i].gainLeft == 0 && states[i].gainRight == 0 { continue }
+            if input.source.value.kind == .none { continue }
+            let channels = Int(input.format.mChannelsPerFrame)
+            let rate = min(max(parameterValue(kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, e), 0.5), 2)
+            let stepSize = Double(rate) * input.format.mSampleRate / outRate
+            var inputFlags: AudioUnitRenderActionFlags = []
+            let status = readInput(i, channels: channels, frames: n, step: stepSize, into: read, flags: &inputFlags)
+            guard status == noErr else { return status }
+            if !inputFlags.contains(.unitRenderAction_OutputIsSilence) { silent = false }
+
+            // The gain: input gain x distance, clamped to [MinGain, MaxGain]; 0 when disabled.
+            var gain: Float = 0
+            if enabled {
+                gain = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Input, e))
+                    * s.distanceGain(parameterValue(kSpatialMixerParam_Distance, kAudioUnitScope_Input, e))
+                gain = min(max(gain, parameterValue(kSpatialMixerParam_MinGain, kAudioUnitScope_Input, e)),
+                           parameterValue(kSpatialMixerParam_MaxGain, kAudioUnitScope_Input, e))
+            }
+            let algorithm = AUSpatializationAlgorithm(rawValue: s.algorithm.load(ordering: .relaxed)) ?? .spatializationAlgorithm_EqualPowerPanning
+            let mode = AUSpatialMixerSourceMode(rawValue: s.sourceMode.load(ordering: .relaxed)) ?? .spatialMixerSourceMode_SpatializeIfMono
+            if channels == 2 && mode == .spatialMixerSourceMode_PointSource {
+                for k in 0..<n { read.0[k] = 0.5 * (read.0[k] + read.1[k]) }
+            }
+            let mono = channels == 1 || mode == .spatialMixerSourceMode_PointSource
+            let passThrough = algorithm == .spatializationAlgorithm_StereoPassThrough || mode == .spatialMixerSourceMode_Bypass || !mono
+            let azimuth = parameterValue(kSpatialMixerParam_Azimuth, kAudioUnitScope_Input, e)
+            let elevation = parameterValue(kSpatialMixerParam_Elevation, kAudioUnitScope_Input, e)
+            var targetL = gain, targetR = gain
+            var sourceL = UnsafePointer(read.0), sourceR = UnsafePointer(mono ? read.0 : read.1)
+            if !passThrough {
+                switch algorithm {
+                case .spatializationAlgorithm_SphericalHead:
+                    spatializeSphericalHead(i, read.0, frames: n, azimuth: azimuth, elevation: elevation, sampleRate: outRate,
+                                            interauralDelay: s.renderingFlags.load(ordering: .relaxed) & AU3DMixerRenderingFlags.k3DMixerRenderingFlags_InterAuralDelay.rawValue != 0,
+                                            into: ears)
+                    sourceL = UnsafePointer(ears.0)
+                    sourceR = UnsafePointer(ears.1)
+                case .spatializationAlgorithm_VectorBasedPanning:
+                    let (l, r) = SpatialKernels.vectorBaseGains(azimuth: azimuth, elevation: elevation)
+                    targetL *= l; targetR *= r
+                default:
+                    let (l, r) = SpatialKernels.equalPowerGains(azimuth: azimuth, elevation: elevation)
+                    targetL *= l; targetR *= r
+                }
+            }
+            if !states[i].started {
+                // The first slice starts at its gains rather than fading in.
+                states[i].gainLeft = targetL
+                states[i].gainRight = targetR
+                states[i].started = true
+            }
+            if input.meteringMode.load(ordering: .relaxed) {
+                storeMeters(kAudioUnitScope_Input, e, channel: 0, read.0, frames: n, gain: gain)
+                if channels == 2 { storeMeters(kAudioUnitScope_Input, e, channel: 1, read.1, frames: n, gain: gain) }
+            }
+            states[i].gainLeft = MixerKernels.accumulate(sourceL, into: left, count: n, gain: states[i].gainLeft, target: targetL, step: step)
+            states[i].gainRight = MixerKernels.accumulate(sourceR, into: right, count: n, gain: states[i].gainRight, target: targetR, step: step)
+        }
+        let target = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Output, 0))
+        let metering = outputs[0].meteringMode.load(ordering: .relaxed)
+        if metering {
+            storeMeters(kAudioUnitScope_Output, 0, channel: 0, left, frames: n, gain: target)
+            storeMeters(kAudioUnitScope_Output, 0, channel: 1, right, frames: n, gain: target)
+        }
+        _ = MixerKernels.scale(left, count: n, gain: outputGain, target: target, step: step)
+        outputGain = MixerKernels.scale(right, count: n, gain: outputGain, target: target, step: step)
+        if silent { flags.pointee.insert(.unitRenderAction_OutputIsSilence) } else { flags.pointee.remove(.unitRenderAction_OutputIsSilence) }
+        return noErr
+    }
+
+    /// Reads `frames` frames of input `i` at `step` source frames per output frame into `into`, pulling the
+    /// input (in slices of at most MaximumFramesPerSlice) for the source frames the reader needs.
+    private func readInput(_ i: Int, channels: Int, frames n: Int, step: Double,
+                           into: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+                           flags: inout AudioUnitRenderActionFlags) -> OSStatus {
+        let state = states! + i
+        let input = inputs[i]
+        let needed = VariableRateKernels.samplesNeeded(position: state.pointee.position, step: step, count: n)
+        var allSilent = true, pulledAny = false
+        while state.pointee.held < needed {
+            let chunk = min(needed - state.pointee.held, Int(maxFramesPerSlice))
+            let list = pullLists[channels - 1]
+            for c in 0..<channels {
+                list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(chunk * 4),
+                                      mData: UnsafeMutableRawPointer(state.pointee.source + c * sourceCapacity + state.pointee.held))
+            }
+            var time = AudioTimeStamp()
+            time.mSampleTime = state.pointee.sampleTime
+            time.mFlags = .sampleTimeValid
+            var pullFlags: AudioUnitRenderActionFlags = []
+            let (status, abl) = input.pull(flags: &pullFlags, timeStamp: &time, bus: UInt32(i), frames: UInt32(chunk), into: list.unsafeMutablePointer)
+            guard status == noErr else { return status }
+            let pulled = UnsafeMutableAudioBufferListPointer(abl)
+            for c in 0..<channels {
+                let destination = state.pointee.source + c * sourceCapacity + state.pointee.held
+                // A unit source may hand back its own buffers (zero copy); take the samples from there.
+                if let p = pulled[min(c, pulled.count - 1)].mData, p != UnsafeMutableRawPointer(destination) {
+                    destination.update(from: p.assumingMemoryBound(to: Float.self), count: chunk)
+                }
+            }
+            if !pullFlags.contains(.unitRenderAction_OutputIsSilence) { allSilent = false }
+            pulledAny = true
+            state.pointee.held += chunk
+            state.pointee.sampleTime += Double(chunk)
+        }
+        // Silent only if every pull of this slice said so (held samples from earlier slices may not be).
+        if pulledAny && allSilent { flags.insert(.unitRenderAction_OutputIsSilence) }
+        var next = 0.0
+        for c in 0..<channels {
+            next = VariableRateKernels.read(state.pointee.source + c * sourceCapacity, into: c == 0 ? into.0 : into.1, count: n,
+                                            position: state.pointee.position, step: step)
+        }
+        // Keep the window from one frame before the next read position.
+        let base = min(Int(next) - 1, state.pointee.held)
+        let kept = state.pointee.held - base
+        for c in 0..<channels where base > 0 {
+            let p = state.pointee.source + c * sourceCapacity
+            p.update(from: p + base, count: kept)
+        }
+        state.pointee.held = kept
+        state.pointee.position = next - Double(base)
+        return noErr
+    }
+
+    /// The spherical-head ear signals of a mono slice: delay line and head-shadow filter per ear, both moving
+    /// linearly across the slice from the previous slice's position to this one's.
+    private func spatializeSphericalHead(_ i: Int, _ signal: UnsafeMutablePointer<Float>, frames n: Int, azimuth: Float, elevation: Float,
+                                         sampleRate: Double, interauralDelay: Bool,
+                                         into ears: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)) {
+        let state = states! + i
+        let head = SpatialKernels.SphericalHead(azimuth: azimuth, elevation: elevation, sampleRate: sampleRate)
+        let current = state.pointee.history + historyLength
+        current.update(from: signal, count: n)
+        let (dL, dR) = interauralDelay ? (head.leftDelay, head.rightDelay) : (0, 0)
+        if !state.pointee.started { state.pointee.delayLeft = dL; state.pointee.delayRight = dR; state.pointee.head = head }
+        SpatialKernels.delayRead(current, into: ears.0, count: n, from: state.pointee.delayLeft, to: dL)
+        SpatialKernels.delayRead(current, into: ears.1, count: n, from: state.pointee.delayRight, to: dR)
+        state.pointee.delayLeft = dL
+        state.pointee.delayRight = dR
+        let previous = state.pointee.head
+        state.pointee.shadowLeft = SpatialKernels.shadow(ears.0, ears.0, count: n, from: previous.left, to: head.left, state: state.pointee.shadowLeft)
+        state.pointee.shadowRight = SpatialKernels.shadow(ears.1, ears.1, count: n, from: previous.right, to: head.right, state: state.pointee.shadowRight)
+        state.pointee.head = head
+        // Keep the newest historyLength samples for the next slice.
+        let h = state.pointee.history
+        h.update(from: h + n, count: historyLength)
+    }
+
+    /// Meters of one channel: average power (RMS) and peak before and after `gain`, in dB.
+    private func storeMeters(_ scope: AudioUnitScope, _ element: AudioUnitElement, channel: Int, _ samples: UnsafePointer<Float>,
+                             frames n: Int, gain: Float) {
+        let buffer = UnsafeBufferPointer(start: samples, count: n)
+        let rms = Float(SignalMeasurement.rms(buffer)), peak = SignalMeasurement.peak(buffer), g = abs(gain)
+        func put(_ id: AudioUnitParameterID, _ v: Float) {
+            let dB = v > 0 ? max(20 * log10f(v), Self.meterFloor) : Self.meterFloor
+            if let (table, index) = parameterSlot(id + AudioUnitParameterID(channel), scope, element) { table.setValue(at: index, dB) }
+        }
+        put(k3DMixerParam_PreAveragePower, rms)
+        put(k3DMixerParam_PrePeakHoldLevel, peak)
+        put(k3DMixerParam_PostAveragePower, rms * g)
+        put(k3DMixerParam_PostPeakHoldLevel, peak * g)
+    }
+}
