@@ -115,26 +115,31 @@ public enum SpatialKernels {
         }
     }
 
-    /// Runs a head-shadow section over `count` samples with state (x1, y1), its numerator moving linearly from
-    /// `from` to `to` across the slice (a1 depends only on the head and rate, and b0, b1 are linear in α, so this
-    /// is a linear sweep of α: a moving source changes its shadow without a step). Returns the new state.
+    /// Runs both ears' head-shadow sections in place over `count` samples with states (x1, y1), each numerator
+    /// moving linearly from `from` to `to` across the slice (a1 depends only on the head and rate, and b0, b1
+    /// are linear in α, so this is a linear sweep of α: a moving source changes its shadow without a step).
+    /// The two recursions share one loop so they overlap in the pipeline. Returns the new states.
     @inlinable @_noLocks @_noAllocation
-    public static func shadow(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int,
-                              from: SphericalHead.Shadow, to f: SphericalHead.Shadow, state: (Float, Float)) -> (Float, Float) {
-        var (x1, y1) = state
+    public static func shadow(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int,
+                              from: SphericalHead, to: SphericalHead,
+                              state: ((Float, Float), (Float, Float))) -> ((Float, Float), (Float, Float)) {
+        var (lx1, ly1) = state.0, (rx1, ry1) = state.1
         let scale = count > 0 ? 1 / Float(count) : 0
-        let db0 = (f.b0 - from.b0) * scale, db1 = (f.b1 - from.b1) * scale
-        var b0 = from.b0, b1 = from.b1
+        let dlb0 = (to.left.b0 - from.left.b0) * scale, dlb1 = (to.left.b1 - from.left.b1) * scale
+        let drb0 = (to.right.b0 - from.right.b0) * scale, drb1 = (to.right.b1 - from.right.b1) * scale
+        var lb0 = from.left.b0, lb1 = from.left.b1, rb0 = from.right.b0, rb1 = from.right.b1
+        let la1 = to.left.a1, ra1 = to.right.a1
         var i = 0
         while i < count {
-            b0 += db0; b1 += db1
-            let x = input[i]
-            let y = b0 * x + b1 * x1 - f.a1 * y1
-            output[i] = y
-            x1 = x; y1 = y
+            lb0 += dlb0; lb1 += dlb1; rb0 += drb0; rb1 += drb1
+            let lx = left[i], rx = right[i]
+            let ly = lb0 * lx + lb1 * lx1 - la1 * ly1
+            let ry = rb0 * rx + rb1 * rx1 - ra1 * ry1
+            left[i] = ly; right[i] = ry
+            lx1 = lx; ly1 = ly; rx1 = rx; ry1 = ry
             i += 1
         }
-        return (x1, y1)
+        return ((lx1, ly1), (rx1, ry1))
     }
 
     /// Reads `count` samples from a delay line: `signal[i]` is the current sample and `signal[i - k]` older
@@ -146,6 +151,19 @@ public enum SpatialKernels {
         let step = count > 0 ? (to - from) / Double(count) : 0
         var d = from
         var i = 0
+        if from == to {
+            // A still source: one whole offset and one fraction for the slice.
+            let truncated = Int(d)
+            let whole = Double(truncated) < d ? truncated + 1 : truncated   // ceil(d)
+            let frac = Float(Double(whole) - d)                            // weight of the newer sample
+            let older = signal - whole
+            while i < count {
+                // frac == 0 reads older[i + 1] only when it exists (whole ≥ 1) or multiplies nothing in.
+                output[i] = frac == 0 ? older[i] : older[i] + frac * (older[i + 1] - older[i])
+                i += 1
+            }
+            return
+        }
         while i < count {
             let position = Double(i) - d
             let truncated = Int(position)  // floor without libm: truncation, one less below zero

@@ -24,13 +24,25 @@ public enum VariableRateKernels {
                             position: Double, step: Double) -> Double {
         var p = position
         var i = 0
+        if step == 1 && Double(Int(p)) == p {
+            // Whole positions at rate 1: a copy.
+            let start = source + Int(p)
+            while i < count { output[i] = start[i]; i += 1 }
+            return p + Double(count)
+        }
+        // Whole and fractional parts stepped separately: no float-to-int conversion per sample.
+        var base = Int(p)
+        var t = p - Double(base)
+        let whole = Int(step), frac = step - Double(whole)
         while i < count {
-            let base = Int(p)  // p ≥ 1: truncation is floor
-            let t = Float(p - Double(base))
-            output[i] = t == 0 ? source[base] : hermite(source[base - 1], source[base], source[base + 1], source[base + 2], t)
-            p += step
+            // At t == 0 the polynomial is exactly source[base]; source[base + 2] exists by samplesNeeded.
+            output[i] = hermite(source[base - 1], source[base], source[base + 1], source[base + 2], Float(t))
+            base += whole
+            t += frac
+            if t >= 1 { t -= 1; base += 1 }
             i += 1
         }
+        p = Double(base) + t
         return p
     }
 }

@@ -100,3 +100,53 @@ for inputs in [8, 64, 256] {
     let rt = { (ns: Double) in sliceSeconds * 1e9 / ns }
     print(String(format: "%6d  %14.0f  %11.1f  %13.0f  %16.1f  %16.2f", inputs, mixerNs, rt(mixerNs), loopNs, rt(loopNs), loopNs / mixerNs))
 }
+
+// The 3D mixer: mono sources placed around the listener, per algorithm, at playback rate 1 and 1.37
+// (the Hermite reader then pulls 1.37x the frames). No peer library here; the multichannel mixer's
+// plain summing loop above is the bound to compare with.
+func makeSpatialMixer(inputs: Int, algorithm: AUSpatializationAlgorithm, rate: Float) -> AudioUnit {
+    var desc = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_SpatialMixer,
+                                         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    var unit: AudioUnit?
+    check(AudioComponentInstanceNew(AudioComponentFindNext(nil, &desc)!, &unit), "new")
+    var count = UInt32(inputs), maxFrames = frames
+    check(AudioUnitSetProperty(unit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &count, 4), "element count")
+    check(AudioUnitSetProperty(unit!, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maxFrames, 4), "max frames")
+    var rateHz = sampleRate
+    check(AudioUnitSetProperty(unit!, kAudioUnitProperty_SampleRate, kAudioUnitScope_Output, 0, &rateHz, 8), "rate")
+    for i in 0..<inputs {
+        check(AudioUnitSetProperty(unit!, kAudioUnitProperty_SampleRate, kAudioUnitScope_Input, UInt32(i), &rateHz, 8), "rate")
+        var cb = AURenderCallbackStruct(inputProc: Source.copySignal, inputProcRefCon: UnsafeMutableRawPointer(bitPattern: i + 1))
+        check(AudioUnitSetProperty(unit!, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(i), &cb,
+                                   UInt32(MemoryLayout<AURenderCallbackStruct>.size)), "callback")
+        var a = algorithm.rawValue
+        check(AudioUnitSetProperty(unit!, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, UInt32(i), &a, 4), "algorithm")
+        check(AudioUnitSetParameter(unit!, kSpatialMixerParam_Azimuth, kAudioUnitScope_Input, UInt32(i), Float(i * 37 % 360) - 180, 0), "azimuth")
+        check(AudioUnitSetParameter(unit!, kSpatialMixerParam_Distance, kAudioUnitScope_Input, UInt32(i), Float(i % 7) + 1, 0), "distance")
+        check(AudioUnitSetParameter(unit!, kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, UInt32(i), rate, 0), "rate")
+    }
+    check(AudioUnitInitialize(unit!), "initialize")
+    return unit!
+}
+
+print("\nAUSpatialMixer, mono inputs -> stereo, \(frames)-frame slices at \(Int(sampleRate)) Hz; median of 7 runs")
+print("inputs  algorithm        rate  ns/slice  x real time  ns per input-slice")
+for inputs in [8, 64] {
+    for (algorithm, name) in [(AUSpatializationAlgorithm.spatializationAlgorithm_EqualPowerPanning, "equal power"),
+                              (.spatializationAlgorithm_SphericalHead, "spherical head")] {
+        for rate: Float in [1, 1.37] {
+            let unit = makeSpatialMixer(inputs: inputs, algorithm: algorithm, rate: rate)
+            var ts = AudioTimeStamp()
+            ts.mFlags = .sampleTimeValid
+            let ns = measure(slices: max(200, 100_000 / inputs)) { s in
+                point(out, outMemory)
+                ts.mSampleTime = Double(s) * Double(frames)
+                var flags = AudioUnitRenderActionFlags()
+                check(AudioUnitRender(unit, &flags, &ts, 0, frames, out.unsafeMutablePointer), "render")
+            }
+            AudioComponentInstanceDispose(unit)
+            let label = name.padding(toLength: 15, withPad: " ", startingAt: 0)
+            print(String(format: "%6d  ", inputs) + label + String(format: "  %4.2f  %8.0f  %11.1f  %18.0f", rate, ns, sliceSeconds * 1e9 / ns, ns / Double(inputs)))
+        }
+    }
+}

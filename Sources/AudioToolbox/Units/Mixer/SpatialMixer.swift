@@ -392,8 +392,8 @@ final class SpatialMixer: AUBase, @unchecked Sendable {
         state.pointee.delayLeft = dL
         state.pointee.delayRight = dR
         let previous = state.pointee.head
-        state.pointee.shadowLeft = SpatialKernels.shadow(ears.0, ears.0, count: n, from: previous.left, to: head.left, state: state.pointee.shadowLeft)
-        state.pointee.shadowRight = SpatialKernels.shadow(ears.1, ears.1, count: n, from: previous.right, to: head.right, state: state.pointee.shadowRight)
+        (state.pointee.shadowLeft, state.pointee.shadowRight) = SpatialKernels.shadow(
+            left: ears.0, right: ears.1, count: n, from: previous, to: head, state: (state.pointee.shadowLeft, state.pointee.shadowRight))
         state.pointee.head = head
         // Keep the newest historyLength samples for the next slice.
         let h = state.pointee.history
