@@ -16,6 +16,7 @@ let package = Package(
     name: "OpenCoreAudio",
     products: isApplePlatform ? [] : [
         .library(name: "CoreAudioTypes", targets: ["CoreAudioTypes"]),
+        .library(name: "CoreAudio", targets: ["CoreAudio"]),
         .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
         .library(name: "AudioUnit", targets: ["AudioUnit"]),
         .library(name: "AudioDSP", targets: ["AudioDSP"]),
@@ -27,14 +28,19 @@ let package = Package(
         // Apple-identical C declarations (structs, callback types, CF_ENUM/CF_OPTIONS constants).
         .target(name: "CCoreAudioTypes"),
         .target(name: "CAudioToolbox", dependencies: ["CCoreAudioTypes"]),
+        .target(name: "CCoreAudio", dependencies: ["CCoreAudioTypes"]),
+        // libasound: the HAL's device backend (reaches PulseAudio and PipeWire through their ALSA plugins).
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
 
         .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes"]),
         .target(name: "AudioDSP"),
+        // The HAL (AudioObject*, AudioDevice*) on ALSA.
+        .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
             name: "AudioToolbox",
-            dependencies: ["CoreAudioTypes", "CAudioToolbox", "AudioDSP", "COCASupport"]
+            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport"]
         ),
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
 
@@ -48,6 +54,7 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "CoreAudioTypesTests", dependencies: ["CoreAudioTypes"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP"]),
+        .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox"]),
     ]

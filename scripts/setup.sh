@@ -3,7 +3,10 @@
 # the Swift toolchain. Idempotent; quiet when everything is present.
 set -euo pipefail
 
-packages=(sox ffmpeg)  # independent readers and writers that check our files
+# sox, ffmpeg: independent readers and writers that check our files. libasound2-dev: the HAL's ALSA
+# backend. pulseaudio (+ utils, + the ALSA plugin): a sound server with null sinks for the device tests
+# and for machines without a sound card.
+packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -14,4 +17,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# A sound server to play to: the running one, else PulseAudio with null sinks.
+"$(dirname "$0")/pulse-server.sh"
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0 or later) must be on PATH" >&2; exit 1; }

@@ -1,0 +1,2 @@
+#include "AudioHardwareBase.h"
+#include "AudioHardware.h"

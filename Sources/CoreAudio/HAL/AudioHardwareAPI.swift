@@ -1,0 +1,176 @@
+import Foundation
+import COCASupport
+
+// Apple's AudioHardware.h functions, with the signatures of Apple's Swift interface.
+
+public typealias AudioObjectPropertyListenerBlock = (UInt32, UnsafePointer<AudioObjectPropertyAddress>) -> Void
+public typealias AudioDeviceIOBlock = (UnsafePointer<AudioTimeStamp>, UnsafePointer<AudioBufferList>, UnsafePointer<AudioTimeStamp>,
+                                       UnsafeMutablePointer<AudioBufferList>, UnsafePointer<AudioTimeStamp>) -> Void
+
+private func halValue(_ id: AudioObjectID, _ address: UnsafePointer<AudioObjectPropertyAddress>, _ qualifierSize: UInt32,
+                      _ qualifier: UnsafeRawPointer?) -> (HALObject?, HALPropertyValue?) {
+    guard let object = HALSystem.shared.object(id) else { return (nil, nil) }
+    let q = UnsafeRawBufferPointer(start: qualifier, count: qualifier == nil ? 0 : Int(qualifierSize))
+    return (object, object.value(address.pointee, qualifier: q))
+}
+
+public func AudioObjectHasProperty(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>) -> Bool {
+    if inAddress.pointee.mSelector == kAudioDevicePropertyIOProcStreamUsage, HALSystem.shared.device(inObjectID) != nil {
+        return inAddress.pointee.mScope == kAudioObjectPropertyScopeInput || inAddress.pointee.mScope == kAudioObjectPropertyScopeOutput
+    }
+    if inAddress.pointee.mSelector == kAudioHardwarePropertyTranslateUIDToDevice { return inObjectID == kAudioObjectSystemObject }
+    return halValue(inObjectID, inAddress, 0, nil).1 != nil
+}
+
+public func AudioObjectIsPropertySettable(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
+                                          _ outIsSettable: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
+    guard let object = HALSystem.shared.object(inObjectID) else { return kAudioHardwareBadObjectError }
+    guard AudioObjectHasProperty(inObjectID, inAddress) else { return kAudioHardwareUnknownPropertyError }
+    outIsSettable.pointee = DarwinBoolean(object.isSettable(inAddress.pointee))
+    return kAudioHardwareNoError
+}
+
+public func AudioObjectGetPropertyDataSize(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
+                                           _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
+                                           _ outDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    if inAddress.pointee.mSelector == kAudioDevicePropertyIOProcStreamUsage, AudioObjectHasProperty(inObjectID, inAddress) {
+        outDataSize.pointee = UInt32(MemoryLayout<AudioHardwareIOProcStreamUsage>.size)
+        return kAudioHardwareNoError
+    }
+    let (object, value) = halValue(inObjectID, inAddress, inQualifierDataSize, inQualifierData)
+    guard object != nil else { return kAudioHardwareBadObjectError }
+    guard let value else { return kAudioHardwareUnknownPropertyError }
+    outDataSize.pointee = value.size
+    return kAudioHardwareNoError
+}
+
+public func AudioObjectGetPropertyData(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
+                                       _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
+                                       _ ioDataSize: UnsafeMutablePointer<UInt32>, _ outData: UnsafeMutableRawPointer) -> OSStatus {
+    if inAddress.pointee.mSelector == kAudioDevicePropertyIOProcStreamUsage, let device = HALSystem.shared.device(inObjectID),
+       AudioObjectHasProperty(inObjectID, inAddress) {
+        return device.streamUsage(input: inAddress.pointee.mScope == kAudioObjectPropertyScopeInput,
+                                  UnsafeMutableRawBufferPointer(start: outData, count: Int(ioDataSize.pointee)))
+    }
+    let (object, value) = halValue(inObjectID, inAddress, inQualifierDataSize, inQualifierData)
+    guard object != nil else { return kAudioHardwareBadObjectError }
+    guard let value else { return kAudioHardwareUnknownPropertyError }
+    return value.write(to: outData, size: ioDataSize)
+}
+
+public func AudioObjectSetPropertyData(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
+                                       _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
+                                       _ inDataSize: UInt32, _ inData: UnsafeRawPointer) -> OSStatus {
+    guard let object = HALSystem.shared.object(inObjectID) else { return kAudioHardwareBadObjectError }
+    guard AudioObjectHasProperty(inObjectID, inAddress) else { return kAudioHardwareUnknownPropertyError }
+    guard object.isSettable(inAddress.pointee) else { return kAudioHardwareIllegalOperationError }
+    return object.setValue(inAddress.pointee, UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
+}
+
+public func AudioObjectAddPropertyListener(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
+                                           _ inListener: AudioObjectPropertyListenerProc, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
+    HALSystem.shared.addListener(inObjectID, .init(address: inAddress.pointee, proc: inListener, clientData: inClientData))
+}
+
+public func AudioObjectRemovePropertyListener(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
+                                              _ inListener: AudioObjectPropertyListenerProc, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
+    let address = inAddress.pointee
+    return HALSystem.shared.removeListener(inObjectID) { l in
+        l.proc.map { unsafeBitCast($0, to: UnsafeRawPointer.self) == unsafeBitCast(inListener, to: UnsafeRawPointer.self) } == true
+            && l.clientData == inClientData && l.address.mSelector == address.mSelector
+            && l.address.mScope == address.mScope && l.address.mElement == address.mElement
+    }
+}
+
+/// A Swift closure's (function, context) pair: the identity AudioObjectRemovePropertyListenerBlock matches on.
+private func closureIdentity(_ block: @escaping AudioObjectPropertyListenerBlock) -> (UnsafeRawPointer?, UnsafeRawPointer?) {
+    unsafeBitCast(block, to: (UnsafeRawPointer?, UnsafeRawPointer?).self)
+}
+
+public func AudioObjectAddPropertyListenerBlock(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
+                                                _ inDispatchQueue: DispatchQueue?,
+                                                _ inListener: @escaping AudioObjectPropertyListenerBlock) -> OSStatus {
+    return HALSystem.shared.addListener(inObjectID, .init(address: inAddress.pointee, block: inListener,
+                                                   blockIdentity: closureIdentity(inListener), queue: inDispatchQueue))
+}
+
+public func AudioObjectRemovePropertyListenerBlock(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
+                                                   _ inDispatchQueue: DispatchQueue?,
+                                                   _ inListener: @escaping AudioObjectPropertyListenerBlock) -> OSStatus {
+    let identity = closureIdentity(inListener), address = inAddress.pointee
+    func same(_ l: HALSystem.Listener, exact: Bool) -> Bool {
+        l.block != nil && l.blockIdentity.0 == identity.0 && (!exact || l.blockIdentity.1 == identity.1) && l.queue === inDispatchQueue
+            && l.address.mSelector == address.mSelector && l.address.mScope == address.mScope && l.address.mElement == address.mElement
+    }
+    // Swift gives a closure no identity: passing one on may wrap it in a new context (as Apple's bridging
+    // makes a new block). The exact (function, context) pair is tried first, then the same function.
+    let status = HALSystem.shared.removeListener(inObjectID) { same($0, exact: true) }
+    return status == kAudioHardwareNoError ? status : HALSystem.shared.removeListener(inObjectID, last: true) { same($0, exact: false) }
+}
+
+/// Prints an object's class, name and, for a device, its UID, streams and rate (Apple prints to stderr).
+public func AudioObjectShow(_ inObjectID: AudioObjectID) {
+    guard let object = HALSystem.shared.object(inObjectID) else {
+        FileHandle.standardError.write("AudioObjectShow: no object \(inObjectID)\n".data(using: .utf8)!)
+        return
+    }
+    var text = "AudioObjectID: 0x\(String(inObjectID, radix: 16))\n  Class: '\(fourCC(object.classID))'\n  Name: \(object.name)\n"
+    if let device = object as? HALDevice {
+        text += "  UID: \(device.uid)\n  Output channels: \(device.channels(input: false))\n  Input channels: \(device.channels(input: true))\n"
+        text += "  Nominal sample rate: \(device.streamFormat(input: false).mSampleRate)\n"
+    }
+    FileHandle.standardError.write(text.data(using: .utf8)!)
+}
+
+private func fourCC(_ v: UInt32) -> String {
+    String(decoding: [24, 16, 8, 0].map { UInt8((v >> $0) & 0xFF) }, as: UTF8.self)
+}
+
+// MARK: IOProcs
+
+public func AudioDeviceCreateIOProcID(_ inDevice: AudioObjectID, _ inProc: AudioDeviceIOProc, _ inClientData: UnsafeMutableRawPointer?,
+                                      _ outIOProcID: UnsafeMutablePointer<AudioDeviceIOProcID?>) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    let id = device.addIOProc(inProc, block: nil, clientData: inClientData)
+    outIOProcID.pointee = unsafeBitCast(id, to: AudioDeviceIOProcID.self)
+    return kAudioHardwareNoError
+}
+
+/// The block is called on the device's IO thread (the queue is accepted for Apple's signature).
+public func AudioDeviceCreateIOProcIDWithBlock(_ outIOProcID: UnsafeMutablePointer<AudioDeviceIOProcID?>, _ inDevice: AudioObjectID,
+                                               _ inDispatchQueue: DispatchQueue?, _ inIOBlock: @escaping AudioDeviceIOBlock) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    let id = device.addIOProc(nil, block: inIOBlock, clientData: nil)
+    outIOProcID.pointee = unsafeBitCast(id, to: AudioDeviceIOProcID.self)
+    return kAudioHardwareNoError
+}
+
+public func AudioDeviceDestroyIOProcID(_ inDevice: AudioObjectID, _ inIOProcID: AudioDeviceIOProcID) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    return device.removeIOProc(unsafeBitCast(inIOProcID, to: UnsafeMutableRawPointer.self))
+}
+
+public func AudioDeviceStart(_ inDevice: AudioObjectID, _ inProcID: AudioDeviceIOProcID?) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    return device.start(inProcID.map { unsafeBitCast($0, to: UnsafeMutableRawPointer.self) })
+}
+
+public func AudioDeviceStop(_ inDevice: AudioObjectID, _ inProcID: AudioDeviceIOProcID?) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    return device.stop(inProcID.map { unsafeBitCast($0, to: UnsafeMutableRawPointer.self) })
+}
+
+public func AudioDeviceGetCurrentTime(_ inDevice: AudioObjectID, _ outTime: UnsafeMutablePointer<AudioTimeStamp>) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    guard let time = device.currentTime() else { return kAudioHardwareNotRunningError }
+    outTime.pointee = time
+    return kAudioHardwareNoError
+}
+
+// MARK: Host time (HostTime.h): nanoseconds of the monotonic clock.
+
+public func AudioGetCurrentHostTime() -> UInt64 { oca_monotonic_nanoseconds() }
+public func AudioGetHostClockFrequency() -> Float64 { 1e9 }
+public func AudioGetHostClockMinimumTimeDelta() -> UInt32 { 1 }
+public func AudioConvertHostTimeToNanos(_ inHostTime: UInt64) -> UInt64 { inHostTime }
+public func AudioConvertNanosToHostTime(_ inNanos: UInt64) -> UInt64 { inNanos }

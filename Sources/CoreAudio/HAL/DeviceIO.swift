@@ -1,0 +1,213 @@
+import Foundation
+import Synchronization
+import COCASupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A running device: its ALSA streams and the IO thread that, period by period, reads the input, calls the
+/// started IOProcs and writes their mixed output. Nothing is allocated or locked per period: buffers are
+/// made at start and the proc list is handed over through an atomic pointer.
+final class DeviceIO: @unchecked Sendable {
+    weak var device: HALDevice?
+    let deviceID: AudioObjectID
+    let rate: Double
+    let periodFrames: Int
+    let playback: ALSA.PCM?
+    let capture: ALSA.PCM?
+    var hasInput: Bool { capture != nil }
+    var hasOutput: Bool { playback != nil }
+
+    let xruns = Atomic<Int>(0)
+    /// Non-zero (a negative errno) once the streams failed beyond recovery.
+    let failed = Atomic<Int32>(0)
+    private let stopRequested = Atomic<Bool>(false)
+    /// Frames processed and the host time of the last period (for AudioDeviceGetCurrentTime).
+    private let framesDone = Atomic<UInt64>(0)
+    private let lastHostTime = Atomic<UInt64>(0)
+    private let delays = Atomic<UInt64>(0)
+
+    /// The started procs, as a retained snapshot; replaced ones are kept until the engine stops.
+    final class Procs {
+        let entries: [HALDevice.IOProcEntry]
+        init(_ entries: [HALDevice.IOProcEntry]) { self.entries = entries }
+    }
+    private let procs = Atomic<UnsafeMutableRawPointer?>(nil)
+    private var retired: [Unmanaged<Procs>] = []
+
+    private let outputSamples: UnsafeMutablePointer<Float>
+    private let mixSamples: UnsafeMutablePointer<Float>
+    private let inputSamples: UnsafeMutablePointer<Float>
+    private let inputList = AudioBufferList.allocate(maximumBuffers: 1)
+    private let outputList = AudioBufferList.allocate(maximumBuffers: 1)
+    private var thread: pthread_t?
+
+    init?(device: HALDevice, uid: String, rate: Double, periodFrames: Int, outputChannels: Int, inputChannels: Int) {
+        self.device = device
+        deviceID = device.objectID
+        self.rate = rate
+        var play: ALSA.PCM?, record: ALSA.PCM?
+        if outputChannels > 0 {
+            guard let p = ALSA.PCM(name: uid, output: true, rate: rate, channels: outputChannels, periodFrames: periodFrames) else { return nil }
+            play = p
+        }
+        if inputChannels > 0 {
+            guard let c = ALSA.PCM(name: uid, output: false, rate: rate, channels: inputChannels,
+                                   periodFrames: play?.periodFrames ?? periodFrames) else { return nil }
+            record = c
+        }
+        playback = play
+        capture = record
+        // ALSA may round the period; the IO cycle uses what it granted.
+        self.periodFrames = play?.periodFrames ?? record?.periodFrames ?? periodFrames
+        outputSamples = .allocate(capacity: max(self.periodFrames * max(outputChannels, 1), 1))
+        mixSamples = .allocate(capacity: max(self.periodFrames * max(outputChannels, 1), 1))
+        inputSamples = .allocate(capacity: max(self.periodFrames * max(inputChannels, 1), 1))
+        inputSamples.initialize(repeating: 0, count: max(self.periodFrames * max(inputChannels, 1), 1))
+        inputList.unsafeMutablePointer.pointee.mNumberBuffers = inputChannels > 0 ? 1 : 0
+        outputList.unsafeMutablePointer.pointee.mNumberBuffers = outputChannels > 0 ? 1 : 0
+    }
+
+    deinit {
+        if let p = procs.exchange(nil, ordering: .acquiringAndReleasing) { Unmanaged<Procs>.fromOpaque(p).release() }
+        for r in retired { r.release() }
+        outputSamples.deallocate()
+        mixSamples.deallocate()
+        inputSamples.deallocate()
+        free(inputList.unsafeMutablePointer)
+        free(outputList.unsafeMutablePointer)
+    }
+
+    /// Hands a new proc list to the IO thread (control thread only).
+    func publish(_ entries: [HALDevice.IOProcEntry]) {
+        let new = Unmanaged.passRetained(Procs(entries))
+        if let old = procs.exchange(new.toOpaque(), ordering: .acquiringAndReleasing) {
+            retired.append(Unmanaged<Procs>.fromOpaque(old))
+        }
+    }
+
+    func start() {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        var t = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&t, &attributes, { raw in
+            let io = Unmanaged<DeviceIO>.fromOpaque(raw!).takeRetainedValue()
+            io.run()
+            return nil
+        }, context)
+        if status == 0 { thread = t } else { Unmanaged<DeviceIO>.fromOpaque(context).release(); failed.store(-Int32(status), ordering: .releasing) }
+    }
+
+    /// Stops the IO thread and waits for it, unless called from it (an IOProc stopping its own device).
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        guard let thread else { return }
+        if pthread_equal(thread, pthread_self()) != 0 { pthread_detach(thread) } else { pthread_join(thread, nil) }
+        self.thread = nil
+    }
+
+    var outputDelay: Int { Int(delays.load(ordering: .relaxed) >> 32) }
+    var inputDelay: Int { Int(delays.load(ordering: .relaxed) & 0xFFFF_FFFF) }
+
+    func currentTime() -> AudioTimeStamp {
+        var t = AudioTimeStamp()
+        let frames = Double(framesDone.load(ordering: .acquiring))
+        let host = lastHostTime.load(ordering: .acquiring)
+        let now = oca_monotonic_nanoseconds()
+        t.mSampleTime = frames + (host == 0 ? 0 : Double(now &- host) * rate / 1e9)
+        t.mHostTime = now
+        t.mRateScalar = 1
+        t.mFlags = [.sampleTimeValid, .hostTimeValid, .rateScalarValid]
+        return t
+    }
+
+    private func run() {
+        // Real-time priority when the system allows it (root or rtprio limits); ordinary priority otherwise.
+        var param = sched_param()
+        param.sched_priority = 20
+        if getenv("OCA_NO_RT") == nil { _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) }
+
+        let n = periodFrames
+        let outChannels = playback?.channels ?? 0, inChannels = capture?.channels ?? 0
+        var xrunCount = 0
+        if let playback {
+            // Prefill all but one period with silence, so the stream starts with room to spare.
+            outputSamples.initialize(repeating: 0, count: n * outChannels)
+            var remaining = playback.bufferFrames - n
+            while remaining > 0 {
+                let chunk = min(remaining, n)
+                if playback.transfer(outputSamples, frames: chunk, xruns: &xrunCount) < 0 { break }
+                remaining -= chunk
+            }
+        }
+        capture?.start()
+        // Output frames are written this far ahead of the frame count (the prefill).
+        let outputLead = playback.map { $0.bufferFrames - n } ?? 0
+        var sampleTime = 0.0
+        while !stopRequested.load(ordering: .acquiring) {
+            if let capture {
+                let status = capture.transfer(inputSamples, frames: n, xruns: &xrunCount)
+                if status < 0 { failed.store(status, ordering: .releasing); break }
+            }
+            let now = oca_monotonic_nanoseconds()
+            let inDelay = capture?.delay ?? 0, outDelay = playback?.delay ?? 0
+            delays.store(UInt64(UInt32(clamping: outDelay)) << 32 | UInt64(UInt32(clamping: inDelay)), ordering: .relaxed)
+            // Sample times advance by exactly one period per cycle; host times place them by the streams' delays.
+            var nowStamp = stamp(sampleTime, host: now)
+            var inputTime = stamp(sampleTime, host: now &- nanos(inDelay + n))
+            var outputTime = stamp(sampleTime + Double(outputLead), host: now &+ nanos(outDelay))
+            if inChannels > 0 {
+                inputList[0] = AudioBuffer(mNumberChannels: UInt32(inChannels), mDataByteSize: UInt32(n * inChannels * 4),
+                                           mData: UnsafeMutableRawPointer(inputSamples))
+            }
+            callProcs(frames: n, outChannels: outChannels, now: &nowStamp, inputTime: &inputTime, outputTime: &outputTime)
+            if let playback {
+                let status = playback.transfer(outputSamples, frames: n, xruns: &xrunCount)
+                if status < 0 { failed.store(status, ordering: .releasing); break }
+            }
+            sampleTime += Double(n)
+            framesDone.store(UInt64(sampleTime), ordering: .releasing)
+            lastHostTime.store(now, ordering: .releasing)
+            xruns.store(xrunCount, ordering: .relaxed)
+        }
+        xruns.store(xrunCount, ordering: .relaxed)
+    }
+
+    private func nanos(_ frames: Int) -> UInt64 { UInt64(Double(frames) / rate * 1e9) }
+
+    private func stamp(_ sampleTime: Double, host: UInt64) -> AudioTimeStamp {
+        var t = AudioTimeStamp()
+        t.mSampleTime = sampleTime
+        t.mHostTime = host
+        t.mRateScalar = 1
+        t.mFlags = [.sampleTimeValid, .hostTimeValid, .rateScalarValid]
+        return t
+    }
+
+    /// Each started proc writes into zeroed memory; the first directly into the output, the others into a
+    /// scratch period that is added in.
+    private func callProcs(frames n: Int, outChannels: Int, now: inout AudioTimeStamp, inputTime: inout AudioTimeStamp,
+                           outputTime: inout AudioTimeStamp) {
+        let count = n * outChannels
+        outputSamples.update(repeating: 0, count: max(count, 0))
+        guard let raw = procs.load(ordering: .acquiring) else { return }
+        let entries = Unmanaged<Procs>.fromOpaque(raw).takeUnretainedValue().entries
+        for i in 0..<entries.count {
+            let target = i == 0 ? outputSamples : mixSamples
+            if i > 0 { mixSamples.update(repeating: 0, count: count) }
+            if outChannels > 0 {
+                outputList[0] = AudioBuffer(mNumberChannels: UInt32(outChannels), mDataByteSize: UInt32(count * 4),
+                                            mData: UnsafeMutableRawPointer(target))
+            }
+            let entry = entries[i]
+            if let proc = entry.proc {
+                _ = proc(deviceID, &now, inputList.unsafePointer, &inputTime, outputList.unsafeMutablePointer, &outputTime, entry.clientData)
+            } else if let block = entry.block {
+                block(&now, inputList.unsafePointer, &inputTime, outputList.unsafeMutablePointer, &outputTime)
+            }
+            if i > 0 { for k in 0..<count { outputSamples[k] += mixSamples[k] } }
+        }
+    }
+}

@@ -1,0 +1,363 @@
+import Foundation
+import Synchronization
+
+/// An audio device: one ALSA PCM name (its UID) with an output and/or an input stream. Settings (rate,
+/// buffer frame size) are kept here and applied when IO starts; changing them while running restarts IO.
+final class HALDevice: HALObject, @unchecked Sendable {
+    let uid: String
+    let deviceName: String
+    let outputCapabilities: ALSA.Capabilities?
+    let inputCapabilities: ALSA.Capabilities?
+    private(set) var outputStream: HALStream?
+    private(set) var inputStream: HALStream?
+
+    /// Control state, guarded by `lock` (never taken by the IO thread).
+    private let lock = NSRecursiveLock()
+    private var nominalRate: Double
+    private var bufferFrames: UInt32
+    private var procs: [IOProcEntry] = []
+    private var engine: DeviceIO?
+    let alive = Atomic<Bool>(true)
+    /// Xruns of engines that have stopped, plus the running one's (read by the watcher).
+    private var pastXruns = 0
+
+    struct IOProcEntry {
+        let id: UnsafeMutableRawPointer
+        let proc: AudioDeviceIOProc?
+        let block: AudioDeviceIOBlock?
+        let clientData: UnsafeMutableRawPointer?
+        var started = false
+        var usesInput = true, usesOutput = true
+    }
+
+    init(objectID: AudioObjectID, uid: String, name: String, output: ALSA.Capabilities?, input: ALSA.Capabilities?,
+         streamIDs: (AudioObjectID, AudioObjectID)) {
+        self.uid = uid
+        self.deviceName = name
+        self.outputCapabilities = output
+        self.inputCapabilities = input
+        let rates = Set((output?.rates ?? []) + (input?.rates ?? []))
+        // PulseAudio's and most cards' native rates first.
+        nominalRate = [44100.0, 48000].first { rates.contains($0) } ?? rates.max() ?? 44100
+        let range = Self.frameRange(output, input)
+        bufferFrames = min(max(512, range.lowerBound), range.upperBound)
+        super.init(objectID: objectID, classID: kAudioDeviceClassID, ownerID: kAudioObjectSystemObject)
+        if output != nil { outputStream = HALStream(objectID: streamIDs.0, device: self, isInput: false) }
+        if input != nil { inputStream = HALStream(objectID: streamIDs.1, device: self, isInput: true) }
+    }
+
+    static func frameRange(_ a: ALSA.Capabilities?, _ b: ALSA.Capabilities?) -> ClosedRange<UInt32> {
+        let ranges = [a?.periodFrames, b?.periodFrames].compactMap { $0 }
+        let lo = ranges.map(\.lowerBound).max() ?? 64, hi = ranges.map(\.upperBound).min() ?? 8192
+        return min(lo, hi)...max(lo, hi)
+    }
+
+    override var name: String { deviceName }
+    override var manufacturer: String { "ALSA" }
+    override var ownedObjects: [AudioObjectID] { [outputStream?.objectID, inputStream?.objectID].compactMap { $0 } }
+
+    var availableRates: [Double] {
+        let o = outputCapabilities?.rates, i = inputCapabilities?.rates
+        switch (o, i) {
+        case let (o?, i?): return o.filter { i.contains($0) }
+        case let (o?, nil): return o
+        case let (nil, i?): return i
+        default: return []
+        }
+    }
+
+    /// Channels per direction: stereo where the device allows it.
+    func channels(input: Bool) -> UInt32 {
+        guard let caps = input ? inputCapabilities : outputCapabilities else { return 0 }
+        return caps.channels.contains(2) ? 2 : caps.channels.lowerBound
+    }
+
+    func streamFormat(input: Bool) -> AudioStreamBasicDescription {
+        let c = channels(input: input)
+        return AudioStreamBasicDescription(mSampleRate: lock.withLock { nominalRate }, mFormatID: kAudioFormatLinearPCM,
+                                           mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
+                                           mBytesPerPacket: 4 * c, mFramesPerPacket: 1, mBytesPerFrame: 4 * c,
+                                           mChannelsPerFrame: c, mBitsPerChannel: 32, mReserved: 0)
+    }
+
+    var isRunning: Bool { lock.withLock { engine != nil } }
+    var xrunCount: Int { lock.withLock { pastXruns + (engine?.xruns.load(ordering: .relaxed) ?? 0) } }
+
+    private func hasDirection(_ scope: AudioObjectPropertyScope) -> Bool {
+        switch scope {
+        case kAudioObjectPropertyScopeInput: inputCapabilities != nil
+        case kAudioObjectPropertyScopeOutput: outputCapabilities != nil
+        default: true
+        }
+    }
+
+    // MARK: Properties
+
+    override func value(_ address: AudioObjectPropertyAddress, qualifier: UnsafeRawBufferPointer) -> HALPropertyValue? {
+        let scope = address.mScope
+        switch address.mSelector {
+        case kAudioDevicePropertyDeviceUID, kAudioDevicePropertyModelUID: return .string(uid)
+        case kAudioDevicePropertyTransportType:
+            return .uint32(uid.hasPrefix("hw:") ? kAudioDeviceTransportTypeBuiltIn : kAudioDeviceTransportTypeVirtual)
+        case kAudioDevicePropertyDeviceIsAlive: return .uint32(alive.load(ordering: .acquiring) ? 1 : 0)
+        case kAudioDevicePropertyDeviceIsRunning: return .uint32(isRunning ? 1 : 0)
+        case kAudioDevicePropertyDeviceIsRunningSomewhere: return .uint32(isRunning ? 1 : 0)
+        case kAudioDevicePropertyDeviceCanBeDefaultDevice, kAudioDevicePropertyDeviceCanBeDefaultSystemDevice:
+            return .uint32(scope == kAudioObjectPropertyScopeGlobal || hasDirection(scope) ? 1 : 0)
+        case kAudioDevicePropertyClockDomain: return .uint32(0)
+        case kAudioDevicePropertyRelatedDevices: return .objects([objectID])
+        case kAudioDevicePropertyIsHidden: return .uint32(0)
+        case kAudioDevicePropertySafetyOffset: return .uint32(0)
+        case kAudioDevicePropertyLatency:
+            guard hasDirection(scope), scope != kAudioObjectPropertyScopeGlobal else { return nil }
+            return .uint32(latencyFrames(input: scope == kAudioObjectPropertyScopeInput))
+        case kAudioDevicePropertyStreams:
+            switch scope {
+            case kAudioObjectPropertyScopeInput: return .objects([inputStream?.objectID].compactMap { $0 })
+            case kAudioObjectPropertyScopeOutput: return .objects([outputStream?.objectID].compactMap { $0 })
+            default: return .objects(ownedObjects)
+            }
+        case kAudioDevicePropertyStreamConfiguration:
+            guard scope == kAudioObjectPropertyScopeInput || scope == kAudioObjectPropertyScopeOutput else { return nil }
+            let c = channels(input: scope == kAudioObjectPropertyScopeInput)
+            return .bufferConfiguration(c > 0 ? [c] : [])
+        case kAudioDevicePropertyPreferredChannelsForStereo:
+            return hasDirection(scope) ? .objects([1, channels(input: scope == kAudioObjectPropertyScopeInput) >= 2 ? 2 : 1]) : nil
+        case kAudioDevicePropertyNominalSampleRate, kAudioDevicePropertyActualSampleRate:
+            return .float64(lock.withLock { nominalRate })
+        case kAudioDevicePropertyAvailableNominalSampleRates:
+            return .ranges(availableRates.map { AudioValueRange(mMinimum: $0, mMaximum: $0) })
+        case kAudioDevicePropertyBufferFrameSize: return .uint32(lock.withLock { bufferFrames })
+        case kAudioDevicePropertyBufferFrameSizeRange:
+            let r = Self.frameRange(outputCapabilities, inputCapabilities)
+            return .range(AudioValueRange(mMinimum: Double(r.lowerBound), mMaximum: Double(r.upperBound)))
+        case kAudioDevicePropertyUsesVariableBufferFrameSizes: return nil
+        case kAudioDevicePropertyIOProcStreamUsage:
+            guard scope == kAudioObjectPropertyScopeInput || scope == kAudioObjectPropertyScopeOutput,
+                  qualifier.count >= MemoryLayout<UnsafeRawPointer>.size else { return nil }
+            return nil  // answered by streamUsage(get:) in the API layer (the value depends on the caller's struct)
+        default: return super.value(address, qualifier: qualifier)
+        }
+    }
+
+    /// Frames between the application and the converter: the ALSA delay while running, else the buffer
+    /// the device will use (two periods ahead of the one being filled).
+    func latencyFrames(input: Bool) -> UInt32 {
+        lock.withLock {
+            if let engine { return UInt32(clamping: input ? engine.inputDelay : engine.outputDelay) }
+            return input ? 0 : 2 * bufferFrames
+        }
+    }
+
+    override func isSettable(_ address: AudioObjectPropertyAddress) -> Bool {
+        switch address.mSelector {
+        case kAudioDevicePropertyNominalSampleRate, kAudioDevicePropertyBufferFrameSize, kAudioDevicePropertyIOProcStreamUsage: true
+        default: false
+        }
+    }
+
+    override func setValue(_ address: AudioObjectPropertyAddress, _ data: UnsafeRawBufferPointer) -> OSStatus {
+        switch address.mSelector {
+        case kAudioDevicePropertyNominalSampleRate:
+            guard data.count >= 8 else { return kAudioHardwareBadPropertySizeError }
+            return setNominalRate(data.loadUnaligned(as: Double.self))
+        case kAudioDevicePropertyBufferFrameSize:
+            guard data.count >= 4 else { return kAudioHardwareBadPropertySizeError }
+            let frames = data.loadUnaligned(as: UInt32.self)
+            guard Self.frameRange(outputCapabilities, inputCapabilities).contains(frames) else { return kAudioHardwareIllegalOperationError }
+            let changed = lock.withLock { () -> Bool in
+                guard bufferFrames != frames else { return false }
+                bufferFrames = frames
+                return true
+            }
+            if changed {
+                restartIfRunning()
+                HALSystem.shared.notify(objectID, [AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyBufferFrameSize,
+                                                                              mScope: kAudioObjectPropertyScopeWildcard,
+                                                                              mElement: kAudioObjectPropertyElementMain)])
+            }
+            return kAudioHardwareNoError
+        case kAudioDevicePropertyIOProcStreamUsage:
+            return setStreamUsage(input: address.mScope == kAudioObjectPropertyScopeInput, data)
+        default:
+            return kAudioHardwareUnknownPropertyError
+        }
+    }
+
+    func setNominalRate(_ rate: Double) -> OSStatus {
+        guard availableRates.contains(rate) else { return kAudioHardwareIllegalOperationError }
+        let changed = lock.withLock { () -> Bool in
+            guard nominalRate != rate else { return false }
+            nominalRate = rate
+            return true
+        }
+        guard changed else { return kAudioHardwareNoError }
+        restartIfRunning()
+        var changes = [AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyNominalSampleRate, mScope: kAudioObjectPropertyScopeGlobal,
+                                                  mElement: kAudioObjectPropertyElementMain)]
+        HALSystem.shared.notify(objectID, changes)
+        changes = [AudioObjectPropertyAddress(mSelector: kAudioStreamPropertyVirtualFormat, mScope: kAudioObjectPropertyScopeGlobal,
+                                              mElement: kAudioObjectPropertyElementMain),
+                   AudioObjectPropertyAddress(mSelector: kAudioStreamPropertyPhysicalFormat, mScope: kAudioObjectPropertyScopeGlobal,
+                                              mElement: kAudioObjectPropertyElementMain)]
+        for stream in ownedObjects { HALSystem.shared.notify(stream, changes) }
+        return kAudioHardwareNoError
+    }
+
+    /// kAudioDevicePropertyIOProcStreamUsage: which of this direction's streams an IOProc uses.
+    func streamUsage(input: Bool, _ data: UnsafeMutableRawBufferPointer) -> OSStatus {
+        guard data.count >= MemoryLayout<AudioHardwareIOProcStreamUsage>.size else { return kAudioHardwareBadPropertySizeError }
+        let procID = data.load(as: UnsafeMutableRawPointer?.self)
+        return lock.withLock {
+            guard let entry = procs.first(where: { $0.id == procID }) else { return kAudioHardwareIllegalOperationError }
+            let count = (input ? inputStream : outputStream) == nil ? 0 : 1
+            data.storeBytes(of: UInt32(count), toByteOffset: MemoryLayout<UnsafeRawPointer>.stride, as: UInt32.self)
+            data.storeBytes(of: UInt32((input ? entry.usesInput : entry.usesOutput) ? 1 : 0),
+                            toByteOffset: MemoryLayout<UnsafeRawPointer>.stride + 4, as: UInt32.self)
+            return kAudioHardwareNoError
+        }
+    }
+
+    private func setStreamUsage(input: Bool, _ data: UnsafeRawBufferPointer) -> OSStatus {
+        guard data.count >= MemoryLayout<AudioHardwareIOProcStreamUsage>.size else { return kAudioHardwareBadPropertySizeError }
+        let procID = data.load(as: UnsafeMutableRawPointer?.self)
+        let on = data.loadUnaligned(fromByteOffset: MemoryLayout<UnsafeRawPointer>.stride + 4, as: UInt32.self) != 0
+        let status: OSStatus = lock.withLock {
+            guard let i = procs.firstIndex(where: { $0.id == procID }) else { return kAudioHardwareIllegalOperationError }
+            if input { procs[i].usesInput = on } else { procs[i].usesOutput = on }
+            return kAudioHardwareNoError
+        }
+        if status == kAudioHardwareNoError { restartIfRunning() }
+        return status
+    }
+
+    // MARK: IOProcs
+
+    func addIOProc(_ proc: AudioDeviceIOProc?, block: AudioDeviceIOBlock?, clientData: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer {
+        // A unique address stands for the proc ID (two IDs for the same function must differ).
+        let id = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16)
+        lock.withLock { procs.append(IOProcEntry(id: id, proc: proc, block: block, clientData: clientData)) }
+        return id
+    }
+
+    func removeIOProc(_ id: UnsafeMutableRawPointer) -> OSStatus {
+        let found: Bool = lock.withLock {
+            guard let i = procs.firstIndex(where: { $0.id == id }) else { return false }
+            let wasStarted = procs[i].started
+            procs.remove(at: i)
+            if wasStarted { applyProcs() }
+            return true
+        }
+        guard found else { return kAudioHardwareIllegalOperationError }
+        id.deallocate()
+        return kAudioHardwareNoError
+    }
+
+    /// Starts one IOProc, or (nil) the device with no proc of its own.
+    func start(_ id: UnsafeMutableRawPointer?) -> OSStatus {
+        guard alive.load(ordering: .acquiring) else { return kAudioHardwareNotRunningError }
+        return lock.withLock {
+            if let id {
+                guard let i = procs.firstIndex(where: { $0.id == id }) else { return kAudioHardwareIllegalOperationError }
+                if procs[i].started { return kAudioHardwareNoError }
+                procs[i].started = true
+            }
+            let status = applyProcs(forceRunning: id == nil)
+            if status != kAudioHardwareNoError, let id, let i = procs.firstIndex(where: { $0.id == id }) { procs[i].started = false }
+            return status
+        }
+    }
+
+    func stop(_ id: UnsafeMutableRawPointer?) -> OSStatus {
+        lock.withLock {
+            if let id {
+                guard let i = procs.firstIndex(where: { $0.id == id }) else { return kAudioHardwareIllegalOperationError }
+                procs[i].started = false
+            }
+            _ = applyProcs()
+            return kAudioHardwareNoError
+        }
+    }
+
+    /// Brings the engine in line with the started procs: starts it, hands it the new proc list, or stops it.
+    @discardableResult
+    private func applyProcs(forceRunning: Bool = false) -> OSStatus {
+        let started = procs.filter(\.started)
+        let wasRunning = engine != nil
+        if started.isEmpty && !forceRunning {
+            stopEngine()
+            if wasRunning { notifyRunning() }
+            return kAudioHardwareNoError
+        }
+        let wantInput = inputCapabilities != nil && started.contains { $0.usesInput }
+        let wantOutput = outputCapabilities != nil && (started.contains { $0.usesOutput } || started.isEmpty)
+        if let engine, engine.hasInput == wantInput, engine.hasOutput == wantOutput {
+            engine.publish(started)
+            return kAudioHardwareNoError
+        }
+        stopEngine()
+        guard let engine = DeviceIO(device: self, uid: uid, rate: nominalRate, periodFrames: Int(bufferFrames),
+                                    outputChannels: wantOutput ? Int(channels(input: false)) : 0,
+                                    inputChannels: wantInput ? Int(channels(input: true)) : 0) else {
+            if wasRunning { notifyRunning() }
+            return kAudioHardwareUnspecifiedError
+        }
+        engine.publish(started)
+        engine.start()
+        self.engine = engine
+        if !wasRunning { notifyRunning() }
+        return kAudioHardwareNoError
+    }
+
+    private func stopEngine() {
+        guard let engine else { return }
+        engine.stop()
+        pastXruns += engine.xruns.load(ordering: .relaxed)
+        self.engine = nil
+    }
+
+    private func restartIfRunning() {
+        lock.withLock {
+            guard engine != nil else { return }
+            stopEngine()
+            applyProcs()
+        }
+    }
+
+    private func notifyRunning() {
+        HALSystem.shared.notify(objectID, [AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyDeviceIsRunning,
+                                                                      mScope: kAudioObjectPropertyScopeGlobal,
+                                                                      mElement: kAudioObjectPropertyElementMain)])
+    }
+
+    /// Called by the watcher when the engine died (device gone, server killed): the device is no longer
+    /// alive and every proc is stopped.
+    func engineFailed() {
+        let died: Bool = lock.withLock {
+            guard let engine, engine.failed.load(ordering: .acquiring) != 0 else { return false }
+            alive.store(false, ordering: .releasing)
+            stopEngine()
+            for i in procs.indices { procs[i].started = false }
+            return true
+        }
+        guard died else { return }
+        let addresses = [kAudioDevicePropertyDeviceIsAlive, kAudioDevicePropertyDeviceIsRunning, kAudioDevicePropertyIOStoppedAbnormally].map {
+            AudioObjectPropertyAddress(mSelector: $0, mScope: kAudioObjectPropertyScopeGlobal, mElement: kAudioObjectPropertyElementMain)
+        }
+        HALSystem.shared.notify(objectID, addresses)
+    }
+
+    /// The running engine's failure status (0: none), for the watcher.
+    var engineFailure: Int32 { lock.withLock { engine?.failed.load(ordering: .acquiring) ?? 0 } }
+
+    func currentTime() -> AudioTimeStamp? { lock.withLock { engine?.currentTime() } }
+
+    /// Marks the device gone (it left ALSA's list): not alive, IO stopped.
+    func vanished() {
+        lock.withLock {
+            alive.store(false, ordering: .releasing)
+            stopEngine()
+            for i in procs.indices { procs[i].started = false }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Starts a PulseAudio server without a sound card, for the device tests and tools: two null sinks, "out"
+# (the default output; its monitor is where tests listen) and "mic" (whose monitor is the default input,
+# so what is played into "mic" is what a recording hears). Idempotent: an already running server is
+# given the sinks it lacks.
+set -euo pipefail
+started=0
+if ! pactl info >/dev/null 2>&1; then
+    started=1
+    pulseaudio --daemonize=yes --exit-idle-time=-1 --system=no -n \
+        --load=module-native-protocol-unix --log-target=stderr 2>/dev/null || true
+    for _ in $(seq 50); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+pactl info >/dev/null 2>&1 || { echo "pulse-server: PulseAudio did not start" >&2; exit 1; }
+for sink in out mic; do
+    pactl list short sinks | cut -f2 | grep -qx "$sink" ||
+        pactl load-module module-null-sink sink_name="$sink" sink_properties=device.description="$sink" >/dev/null
+done
+# Route the defaults to the null sinks only on a server started here (a desktop's own defaults are left
+# alone; the device tests route them for their duration).
+if [ "$started" = 1 ]; then
+    pactl set-default-sink out
+    pactl set-default-source mic.monitor
+fi
