@@ -185,4 +185,45 @@ import Testing
         #expect(AudioUnitInitialize(output) == noErr)
         #expect(renderManySlices(output, slices: 2_000, frames: 512, callerMemory: true) == 0)
     }
+
+    /// CARingBuffer's Store, Fetch and GetTimeBounds (wrapping, skipping ahead, zero-filling at both ends).
+    @Test func ringBufferStoreAndFetchAllocateNothing() {
+        let ring = CARingBuffer()
+        ring.Allocate(2, 4, 1000)
+        let frames = 256
+        let source = AudioBufferList.allocate(maximumBuffers: 2)
+        let dest = AudioBufferList.allocate(maximumBuffers: 2)
+        let memory = UnsafeMutablePointer<Float32>.allocate(capacity: frames * 4)
+        memory.initialize(repeating: 0.5, count: frames * 4)
+        defer {
+            free(source.unsafeMutablePointer)
+            free(dest.unsafeMutablePointer)
+            memory.deallocate()
+        }
+        var t: CARingBuffer.SampleTime = 0
+        var start: CARingBuffer.SampleTime = 0, end: CARingBuffer.SampleTime = 0
+        var failures = 0
+        func cycle(_ i: Int) {
+            for b in 0..<2 {
+                source[b] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4), mData: memory + b * frames)
+                dest[b] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4), mData: memory + (2 + b) * frames)
+            }
+            if i % 97 == 0 { t += 300 }  // a gap to zero-fill
+            if ring.Store(source.unsafePointer, UInt32(frames), t) != kCARingBufferError_OK { failures += 1 }
+            if ring.GetTimeBounds(&start, &end) != kCARingBufferError_OK { failures += 1 }
+            if ring.Fetch(dest.unsafeMutablePointer, UInt32(frames), start - 100) != kCARingBufferError_OK { failures += 1 }
+            dest[0].mDataByteSize = UInt32(frames * 4)
+            dest[1].mDataByteSize = UInt32(frames * 4)
+            if ring.Fetch(dest.unsafeMutablePointer, UInt32(frames), end - 100) != kCARingBufferError_OK { failures += 1 }
+            t += CARingBuffer.SampleTime(frames)
+        }
+        cycle(1)
+        oca_alloc_counting_start()
+        oca_realtime_enter()
+        for i in 2..<20_000 { cycle(i) }
+        oca_realtime_exit()
+        let count = oca_alloc_counting_stop()
+        #expect(failures == 0)
+        #expect(count == 0)
+    }
 }

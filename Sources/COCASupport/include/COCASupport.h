@@ -26,6 +26,11 @@ static inline OCA_NOLOCKS void oca_memmove(void *dst, const void *src, unsigned 
     __builtin_memmove(dst, src, n);
 }
 
+/// memset to zero for the render path (as oca_memmove).
+static inline OCA_NOLOCKS void oca_memzero(void *dst, unsigned long n) {
+    __builtin_memset(dst, 0, n);
+}
+
 /// How deep the calling thread is inside AudioUnitRender calls (0: not rendering). Lets non-real-time
 /// APIs notice they are called from a render callback or notification.
 OCA_NOLOCKS void oca_render_enter(void);
