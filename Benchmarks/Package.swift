@@ -23,6 +23,10 @@ let package = Package(
         .executableTarget(
             name: "MixerBench",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+        // The time stretcher on raw Float32 from stdin to stdout, for scripts/timepitch-quality.sh.
+        .executableTarget(
+            name: "timestretch",
+            dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
