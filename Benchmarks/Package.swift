@@ -23,6 +23,15 @@ let package = Package(
         .executableTarget(
             name: "MixerBench",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+        // Time stretching speed against SoundTouch (Debian: libsoundtouch-dev; its C API, libSoundTouchDll).
+        .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
+        .executableTarget(
+            name: "TimeStretchBench",
+            dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio"), "CSoundTouch"]),
+        // The time stretcher on raw Float32 from stdin to stdout, for scripts/timepitch-quality.sh.
+        .executableTarget(
+            name: "timestretch",
+            dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),

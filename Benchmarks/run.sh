@@ -4,13 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 missing=()
-for p in libsoxr-dev libsamplerate0-dev libsndfile1-dev pkg-config; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for p in libsoxr-dev libsamplerate0-dev libsndfile1-dev libsoundtouch-dev espeak-ng pkg-config; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 swift build -c release
-for b in RenderOverhead GraphRender MixerBench ResamplerBench FileIOBench; do
+for b in RenderOverhead GraphRender MixerBench ResamplerBench FileIOBench TimeStretchBench; do
     echo "== $b"
     .build/release/$b
     echo

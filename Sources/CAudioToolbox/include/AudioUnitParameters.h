@@ -70,4 +70,31 @@ CF_ENUM(AudioUnitParameterID) {
     k3DMixerParam_PostPeakHoldLevel             = 4000
 };
 
+// AUTimePitch, AUiPodTime, AUPitch. Rate: Global, rate (AUiPodTime: 0.5 -> 2, rounded by the unit to the
+// nearest of 0.5, 0.66667, 0.8, 1, 1.25, 1.5, 2; default 1). EffectBlend is AUPitch's only.
+CF_ENUM(AudioUnitParameterID) {
+    kTimePitchParam_Rate                        = 0,
+    kTimePitchParam_Pitch                       = 1,
+    kTimePitchParam_EffectBlend                 = 2
+};
+
+// AUNewTimePitch. Rate: Global, 1/32 -> 32, default 1. Pitch: Global, cents, -2400 -> 2400. Smoothness
+// (formerly Overlap): Global, generic, 3 -> 32, default 8. The two switches: Global, boolean, default 1.
+CF_ENUM(AudioUnitParameterID) {
+    kNewTimePitchParam_Rate                     = 0,
+    kNewTimePitchParam_Pitch                    = 1,
+    kNewTimePitchParam_Smoothness               = 4,
+    kNewTimePitchParam_Overlap                  = kNewTimePitchParam_Smoothness,
+    kNewTimePitchParam_EnableSpectralCoherence  = 6,
+    kNewTimePitchParam_EnablePeakLocking        = kNewTimePitchParam_EnableSpectralCoherence,
+    kNewTimePitchParam_EnableTransientPreservation = 7
+};
+
+// AUVarispeed. PlaybackRate: Global, rate, 0.25 -> 4, default 1. PlaybackCents: Global, cents,
+// -2400 -> 2400, default 0.
+CF_ENUM(AudioUnitParameterID) {
+    kVarispeedParam_PlaybackRate                = 0,
+    kVarispeedParam_PlaybackCents               = 1
+};
+
 #endif
