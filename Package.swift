@@ -54,8 +54,10 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "CoreAudioTypesTests", dependencies: ["CoreAudioTypes"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP"]),
-        .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio"]),
-        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport"]),
+        // Test-only: the PulseAudio server the device tests play to and record from.
+        .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
+        .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
+        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport", "DeviceTestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox"]),
     ]
 )

@@ -1,11 +1,10 @@
 import CoreAudio
+import DeviceTestSupport
 import Foundation
 import Testing
 
 /// The HAL over ALSA, against the PulseAudio server the tests start (scripts/pulse-server.sh).
-@Suite(.serialized) struct HALTests {
-    init() { #expect(PulseTestServer.prepare(), "the PulseAudio test server must run") }
-
+@Suite(.serialized, .audioServer) struct HALTests {
     func address(_ selector: AudioObjectPropertySelector, _ scope: AudioObjectPropertyScope = kAudioObjectPropertyScopeGlobal) -> AudioObjectPropertyAddress {
         AudioObjectPropertyAddress(mSelector: selector, mScope: scope, mElement: kAudioObjectPropertyElementMain)
     }

@@ -9,6 +9,11 @@ CF_ENUM(AudioUnitParameterID) {
     kSampleDelayParam_DelayFrames = 0
 };
 
+// AUHAL and the default/system output units: Global, LinearGain, 0 -> 1, default 1.
+CF_ENUM(AudioUnitParameterID) {
+    kHALOutputParam_Volume = 14
+};
+
 // AUMultiChannelMixer. Volume: input or output scope, linear gain 0 -> 1, default 1. Enable: input scope,
 // boolean, default 1. Pan: input scope, -1 -> 1, default 0. The meters are read-only, in dB.
 CF_ENUM(AudioUnitParameterID) {

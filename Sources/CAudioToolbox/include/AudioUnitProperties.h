@@ -309,6 +309,15 @@ typedef enum OCA_ENUM_ATTR AU3DMixerAttenuationCurve : uint32_t {
     k3DMixerAttenuationCurve_Linear             = 3
 } AU3DMixerAttenuationCurve;
 
+// AUVoiceProcessingIO ('vpio') properties.
+CF_ENUM(AudioUnitPropertyID) {
+    kAUVoiceIOProperty_BypassVoiceProcessing        = 2100,
+    kAUVoiceIOProperty_VoiceProcessingEnableAGC     = 2101,
+    kAUVoiceIOProperty_DuckNonVoiceAudio            = 2102,
+    kAUVoiceIOProperty_VoiceProcessingQuality       = 2103,
+    kAUVoiceIOProperty_MuteOutput                   = 2104
+};
+
 enum {
     kRenderQuality_Max      = 0x7F,
     kRenderQuality_High     = 0x60,

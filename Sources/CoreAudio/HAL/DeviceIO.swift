@@ -11,12 +11,15 @@ import Glibc
 final class DeviceIO: @unchecked Sendable {
     weak var device: HALDevice?
     let deviceID: AudioObjectID
+    let uid: String
     let rate: Double
-    let periodFrames: Int
-    let playback: ALSA.PCM?
-    let capture: ALSA.PCM?
-    var hasInput: Bool { capture != nil }
-    var hasOutput: Bool { playback != nil }
+    private let requestedPeriod: Int, outputChannels: Int, inputChannels: Int
+    /// The streams and the period ALSA granted; opened by the IO thread itself (see `start`).
+    private(set) var playback: ALSA.PCM?
+    private(set) var capture: ALSA.PCM?
+    private(set) var periodFrames: Int
+    var hasInput: Bool { inputChannels > 0 }
+    var hasOutput: Bool { outputChannels > 0 }
 
     let xruns = Atomic<Int>(0)
     /// Non-zero (a negative errno) once the streams failed beyond recovery.
@@ -35,35 +38,24 @@ final class DeviceIO: @unchecked Sendable {
     private let procs = Atomic<UnsafeMutableRawPointer?>(nil)
     private var retired: [Unmanaged<Procs>] = []
 
-    private let outputSamples: UnsafeMutablePointer<Float>
-    private let mixSamples: UnsafeMutablePointer<Float>
-    private let inputSamples: UnsafeMutablePointer<Float>
+    private var outputSamples = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    private var mixSamples = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    private var inputSamples = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     private let inputList = AudioBufferList.allocate(maximumBuffers: 1)
     private let outputList = AudioBufferList.allocate(maximumBuffers: 1)
     private var thread: pthread_t?
+    private let opened = DispatchSemaphore(value: 0)
+    private var openSucceeded = false
 
-    init?(device: HALDevice, uid: String, rate: Double, periodFrames: Int, outputChannels: Int, inputChannels: Int) {
+    init(device: HALDevice, uid: String, rate: Double, periodFrames: Int, outputChannels: Int, inputChannels: Int) {
         self.device = device
         deviceID = device.objectID
+        self.uid = uid
         self.rate = rate
-        var play: ALSA.PCM?, record: ALSA.PCM?
-        if outputChannels > 0 {
-            guard let p = ALSA.PCM(name: uid, output: true, rate: rate, channels: outputChannels, periodFrames: periodFrames) else { return nil }
-            play = p
-        }
-        if inputChannels > 0 {
-            guard let c = ALSA.PCM(name: uid, output: false, rate: rate, channels: inputChannels,
-                                   periodFrames: play?.periodFrames ?? periodFrames) else { return nil }
-            record = c
-        }
-        playback = play
-        capture = record
-        // ALSA may round the period; the IO cycle uses what it granted.
-        self.periodFrames = play?.periodFrames ?? record?.periodFrames ?? periodFrames
-        outputSamples = .allocate(capacity: max(self.periodFrames * max(outputChannels, 1), 1))
-        mixSamples = .allocate(capacity: max(self.periodFrames * max(outputChannels, 1), 1))
-        inputSamples = .allocate(capacity: max(self.periodFrames * max(inputChannels, 1), 1))
-        inputSamples.initialize(repeating: 0, count: max(self.periodFrames * max(inputChannels, 1), 1))
+        requestedPeriod = periodFrames
+        self.periodFrames = periodFrames
+        self.outputChannels = outputChannels
+        self.inputChannels = inputChannels
         inputList.unsafeMutablePointer.pointee.mNumberBuffers = inputChannels > 0 ? 1 : 0
         outputList.unsafeMutablePointer.pointee.mNumberBuffers = outputChannels > 0 ? 1 : 0
     }
@@ -78,6 +70,29 @@ final class DeviceIO: @unchecked Sendable {
         free(outputList.unsafeMutablePointer)
     }
 
+    /// Opens the streams and sizes the period buffers. Runs on the IO thread after it took real-time
+    /// priority, so threads the ALSA plugin starts for the stream (PulseAudio's mainloop) inherit it.
+    private func openStreams() -> Bool {
+        if outputChannels > 0 {
+            guard let p = ALSA.PCM(name: uid, output: true, rate: rate, channels: outputChannels, periodFrames: requestedPeriod) else { return false }
+            playback = p
+        }
+        if inputChannels > 0 {
+            guard let c = ALSA.PCM(name: uid, output: false, rate: rate, channels: inputChannels,
+                                   periodFrames: playback?.periodFrames ?? requestedPeriod) else { return false }
+            capture = c
+        }
+        // ALSA may round the period; the IO cycle uses what it granted.
+        periodFrames = playback?.periodFrames ?? capture?.periodFrames ?? requestedPeriod
+        let outCount = max(periodFrames * max(outputChannels, 1), 1), inCount = max(periodFrames * max(inputChannels, 1), 1)
+        outputSamples.deallocate(); mixSamples.deallocate(); inputSamples.deallocate()
+        outputSamples = .allocate(capacity: outCount)
+        mixSamples = .allocate(capacity: outCount)
+        inputSamples = .allocate(capacity: inCount)
+        inputSamples.initialize(repeating: 0, count: inCount)
+        return true
+    }
+
     /// Hands a new proc list to the IO thread (control thread only).
     func publish(_ entries: [HALDevice.IOProcEntry]) {
         let new = Unmanaged.passRetained(Procs(entries))
@@ -86,7 +101,8 @@ final class DeviceIO: @unchecked Sendable {
         }
     }
 
-    func start() {
+    /// Starts the IO thread and waits until it has opened the streams; false if they would not open.
+    func start() -> Bool {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -97,7 +113,14 @@ final class DeviceIO: @unchecked Sendable {
             io.run()
             return nil
         }, context)
-        if status == 0 { thread = t } else { Unmanaged<DeviceIO>.fromOpaque(context).release(); failed.store(-Int32(status), ordering: .releasing) }
+        guard status == 0 else {
+            Unmanaged<DeviceIO>.fromOpaque(context).release()
+            return false
+        }
+        thread = t
+        opened.wait()
+        if !openSucceeded { stop() }
+        return openSucceeded
     }
 
     /// Stops the IO thread and waits for it, unless called from it (an IOProc stopping its own device).
@@ -127,7 +150,10 @@ final class DeviceIO: @unchecked Sendable {
         // Real-time priority when the system allows it (root or rtprio limits); ordinary priority otherwise.
         var param = sched_param()
         param.sched_priority = 20
-        if getenv("OCA_NO_RT") == nil { _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) }
+        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param)
+        openSucceeded = openStreams()
+        opened.signal()
+        guard openSucceeded else { return }
 
         let n = periodFrames
         let outChannels = playback?.channels ?? 0, inChannels = capture?.channels ?? 0

@@ -296,14 +296,14 @@ final class HALDevice: HALObject, @unchecked Sendable {
             return kAudioHardwareNoError
         }
         stopEngine()
-        guard let engine = DeviceIO(device: self, uid: uid, rate: nominalRate, periodFrames: Int(bufferFrames),
-                                    outputChannels: wantOutput ? Int(channels(input: false)) : 0,
-                                    inputChannels: wantInput ? Int(channels(input: true)) : 0) else {
+        let engine = DeviceIO(device: self, uid: uid, rate: nominalRate, periodFrames: Int(bufferFrames),
+                              outputChannels: wantOutput ? Int(channels(input: false)) : 0,
+                              inputChannels: wantInput ? Int(channels(input: true)) : 0)
+        engine.publish(started)
+        guard engine.start() else {
             if wasRunning { notifyRunning() }
             return kAudioHardwareUnspecifiedError
         }
-        engine.publish(started)
-        engine.start()
         self.engine = engine
         if !wasRunning { notifyRunning() }
         return kAudioHardwareNoError

@@ -66,7 +66,14 @@ final class HALSystem: HALObject, @unchecked Sendable {
         var seen = Set<String>()
         for hint in hints where !seen.contains(hint.name) {
             seen.insert(hint.name)
-            if devices.contains(where: { $0.uid == hint.name }) { continue }
+            if let existing = devices.first(where: { $0.uid == hint.name }) {
+                // A device that died (its server went away) is replaced, under the same IDs, once it opens again.
+                if existing.alive.load(ordering: .acquiring) { continue }
+                let output = hint.output ? ALSA.probe(hint.name, output: true) : nil
+                let input = hint.input ? ALSA.probe(hint.name, output: false) : nil
+                guard output != nil || input != nil else { continue }
+                devices.removeAll { $0 === existing }
+            }
             let output = hint.output ? ALSA.probe(hint.name, output: true) : nil
             let input = hint.input ? ALSA.probe(hint.name, output: false) : nil
             guard output != nil || input != nil else { continue }

@@ -3,12 +3,12 @@ import Foundation
 /// The PulseAudio server the device tests play to and record from (scripts/pulse-server.sh starts it):
 /// null sinks "out" (default output) and "mic" (its monitor is the default input). Helpers run the
 /// server's own tools: parec to hear what was played, pacat to play into the "mic".
-enum PulseTestServer {
-    static let rate = 44100.0
+public enum PulseTestServer {
+    public static let rate = 44100.0
 
     /// Runs a command, returning its exit status and standard output.
     @discardableResult
-    static func run(_ arguments: [String], input: Data? = nil) -> (Int32, Data) {
+    public static func run(_ arguments: [String], input: Data? = nil) -> (Int32, Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -25,7 +25,7 @@ enum PulseTestServer {
     }
 
     /// Makes sure the server runs and the defaults are the null sinks (the tests' routing).
-    static func prepare() -> Bool {
+    public static func prepare() -> Bool {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts/pulse-server.sh").path
         guard run(["bash", script]).0 == 0 else { return false }
         run(["pactl", "set-default-sink", "out"])
@@ -34,11 +34,11 @@ enum PulseTestServer {
     }
 
     /// A running capture of a sink's monitor (Float32 stereo at 44.1 kHz), written by parec to a file.
-    final class Capture: @unchecked Sendable {
+    public final class Capture: @unchecked Sendable {
         let process = Process()
         let file: URL
 
-        init(sink: String = "out") throws {
+        public init(sink: String = "out") throws {
             file = FileManager.default.temporaryDirectory.appendingPathComponent("oca-capture-\(UUID().uuidString).raw")
             FileManager.default.createFile(atPath: file.path, contents: nil)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -49,8 +49,10 @@ enum PulseTestServer {
             try process.run()
         }
 
-        /// Stops and returns what was heard, per channel.
-        func finish() -> [[Float]] {
+        /// Stops and returns what was heard, per channel (the last second may be missing: parec is killed).
+        public func finish() -> [[Float]] {
+            // parec ignores SIGINT/SIGTERM as spawned here: let it write out what it holds, then kill it.
+            Thread.sleep(forTimeInterval: 0.3)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             defer { try? FileManager.default.removeItem(at: file) }
@@ -61,17 +63,33 @@ enum PulseTestServer {
         }
     }
 
+    /// Starts playing Float32 stereo samples into a sink; returns the player (wait for it or kill it).
+    public static func startPlaying(_ interleaved: [Float], sink: String = "mic") throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw", "--latency-msec=20"]
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = interleaved.withUnsafeBytes { Data($0) }
+        let handle = pipe.fileHandleForWriting
+        Thread.detachNewThread { handle.write(data); try? handle.close() }
+        return process
+    }
+
     /// Plays Float32 stereo samples into a sink (blocking until queued).
-    static func play(_ interleaved: [Float], sink: String = "mic") {
+    public static func play(_ interleaved: [Float], sink: String = "mic") {
         let data = interleaved.withUnsafeBytes { Data($0) }
         run(["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw"], input: data)
     }
 }
 
 /// Tone analysis for captured audio.
-enum ToneAnalysis {
+public enum ToneAnalysis {
     /// Amplitude and phase of frequency `f` in `x` by correlation over whole periods.
-    static func fit(_ x: ArraySlice<Float>, frequency f: Double, rate: Double) -> (amplitude: Double, phase: Double) {
+    public static func fit(_ x: ArraySlice<Float>, frequency f: Double, rate: Double) -> (amplitude: Double, phase: Double) {
         let count = Int((Double(x.count) * f / rate).rounded(.down) * rate / f)
         var s = 0.0, c = 0.0
         var k = 0
@@ -84,12 +102,13 @@ enum ToneAnalysis {
     }
 
     /// The index of the first sample whose magnitude exceeds `threshold`.
-    static func onset(_ x: [Float], threshold: Float = 0.01) -> Int? { x.firstIndex { abs($0) > threshold } }
+    public static func onset(_ x: [Float], threshold: Float = 0.01) -> Int? { x.firstIndex { abs($0) > threshold } }
 
     /// The largest run of near-silent samples between `start` and `end` (a dropout shows as a gap).
-    static func longestGap(_ x: ArraySlice<Float>, threshold: Float = 1e-4) -> Int {
+    public static func longestGap(_ x: ArraySlice<Float>, threshold: Float = 1e-4) -> Int {
         var longest = 0, run = 0
         for v in x { if abs(v) < threshold { run += 1; longest = max(longest, run) } else { run = 0 } }
         return longest
     }
 }
+

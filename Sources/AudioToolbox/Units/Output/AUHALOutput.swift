@@ -1,0 +1,482 @@
+import CoreAudio
+import COCASupport
+import Synchronization
+
+/// The I/O units, all one implementation with Apple's bus layout: element 0 goes to the device's output
+/// (the app supplies it on input scope 0), element 1 comes from the device's input (the app reads it from
+/// output scope 1, with AudioUnitRender on bus 1). The device-facing formats (output scope 0, input scope 1)
+/// are the device's and read-only; the client formats are settable, and an AUConverter inside each path
+/// converts (the output path including sample rate). The device's IO thread drives everything: each cycle it
+/// holds the captured input, calls the input callback (ioData NULL), then renders bus 0 into the device.
+/// - AUHAL (`'auou' 'ahal'`): any device (CurrentDevice), output on and input off by default.
+/// - DefaultOutput (`'auou' 'def '`) and SystemOutput (`'auou' 'sys '`): the default output device, output only.
+/// - RemoteIO (`'auou' 'rioc'`): the default device, input off by default; duplex when enabled.
+/// - VoiceProcessingIO (`'auou' 'vpio'`): RemoteIO with input on and voice processing on the input path.
+class AUHALOutput: AUBase, @unchecked Sendable {
+    enum Kind { case hal, defaultOutput, systemOutput, remoteIO, voiceProcessing }
+
+    static func description(_ subType: UInt32) -> AudioComponentDescription {
+        AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: subType,
+                                  componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    }
+
+    let kind: Kind
+    private(set) var device: AudioDeviceID = kAudioObjectUnknown
+    private var enableOutput = true
+    private var enableInput: Bool
+    private var inputCallback: AURenderCallbackStruct?
+    private var startTimestampsAtZero: UInt32 = 1
+    private let running = Atomic<Bool>(false)
+    private var ioProcID: AudioDeviceIOProcID?
+    private var aliveListener: AudioObjectPropertyListenerBlock?
+    private var clientOutputFormatSet = false, clientInputFormatSet = false
+
+    /// Converters inside the unit: an AUConverter when the output path changes sample rate (it pulls the
+    /// client as much as it needs), else an AudioConverter frame for frame; nil when the formats are equal.
+    private var outputConverter: AudioUnit?
+    private var outputFormatConverter: AudioConverterRef?
+    private var inputFormatConverter: AudioConverterRef?
+    private let heldList = AudioBufferList.allocate(maximumBuffers: 1)
+    /// The device input of the current cycle, in the device's format (IO thread only).
+    private var held: UnsafeMutablePointer<Float>?
+    private var heldCapacity = 0
+    private var heldFrames = 0
+    private var heldRead = 0
+    private var timeOrigin = Double.nan
+
+    init(component: AudioComponentEntry, kind: Kind) {
+        self.kind = kind
+        enableInput = kind == .voiceProcessing
+        super.init(component: component, inputs: 2, outputs: 2)
+        maxFramesPerSlice = 4096
+        defineParameter(kHALOutputParam_Volume, scope: kAudioUnitScope_Global, element: 0,
+                        .oca("Volume", unit: .linearGain, min: 0, max: 1, default: 1))
+        selectDevice(defaultDevice(input: false))
+    }
+
+    deinit {
+        _ = stop()
+        disposeConverters()
+        held?.deallocate()
+        free(heldList.unsafeMutablePointer)
+    }
+
+    var allowsInput: Bool { kind != .defaultOutput && kind != .systemOutput }
+
+    private func defaultDevice(input: Bool) -> AudioDeviceID {
+        var address = AudioObjectPropertyAddress(mSelector: input ? kAudioHardwarePropertyDefaultInputDevice : kAudioHardwarePropertyDefaultOutputDevice,
+                                                 mScope: kAudioObjectPropertyScopeGlobal, mElement: kAudioObjectPropertyElementMain)
+        var id = kAudioObjectUnknown
+        var size: UInt32 = 4
+        _ = AudioObjectGetPropertyData(kAudioObjectSystemObject, &address, 0, nil, &size, &id)
+        return id
+    }
+
+    /// The device's stream format in one direction, or nil if it has no such stream.
+    private func deviceFormat(input: Bool) -> AudioStreamBasicDescription? {
+        var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyStreams,
+                                                 mScope: input ? kAudioObjectPropertyScopeInput : kAudioObjectPropertyScopeOutput,
+                                                 mElement: kAudioObjectPropertyElementMain)
+        var stream = kAudioObjectUnknown
+        var size: UInt32 = 4
+        guard AudioObjectGetPropertyData(device, &address, 0, nil, &size, &stream) == noErr, size == 4 else { return nil }
+        address = AudioObjectPropertyAddress(mSelector: kAudioStreamPropertyVirtualFormat, mScope: kAudioObjectPropertyScopeGlobal,
+                                             mElement: kAudioObjectPropertyElementMain)
+        var format = AudioStreamBasicDescription()
+        size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        guard AudioObjectGetPropertyData(stream, &address, 0, nil, &size, &format) == noErr else { return nil }
+        return format
+    }
+
+    /// Makes `id` the unit's device and takes its formats for the device-facing sides (and, until the
+    /// host sets its own, the client sides: canonical Float32 with the device's rate and channels).
+    private func selectDevice(_ id: AudioDeviceID) {
+        device = id
+        if let out = deviceFormat(input: false) {
+            outputs[0].format = out
+            if !clientOutputFormatSet { inputs[0].format = OCAFormat.canonical(sampleRate: out.mSampleRate, channels: out.mChannelsPerFrame) }
+        }
+        if let input = deviceFormat(input: true) {
+            inputs[1].format = input
+            if !clientInputFormatSet { outputs[1].format = OCAFormat.canonical(sampleRate: input.mSampleRate, channels: input.mChannelsPerFrame) }
+        }
+    }
+
+    // MARK: Formats
+
+    override func isValidFormat(_ scope: AudioUnitScope, _ element: AudioUnitElement, _ f: AudioStreamBasicDescription) -> Bool {
+        AUFormatRules.isConsistentLinearPCM(f)
+    }
+
+    override func isStreamFormatWritable(_ scope: AudioUnitScope, _ element: AudioUnitElement) -> Bool {
+        // The device-facing sides are the device's.
+        if (scope == kAudioUnitScope_Output && element == 0) || (scope == kAudioUnitScope_Input && element == 1) { return false }
+        return !isInitialized
+    }
+
+    override func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        if scope == kAudioUnitScope_Input && element == 0 { clientOutputFormatSet = true }
+        if scope == kAudioUnitScope_Output && element == 1 { clientInputFormatSet = true }
+    }
+
+    // MARK: Properties
+
+    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
+        switch id {
+        case kAudioOutputUnitProperty_CurrentDevice:
+            return scope == kAudioUnitScope_Global ? (noErr, 4, kind == .hal) : (kAudioUnitErr_InvalidScope, 0, false)
+        case kAudioOutputUnitProperty_IsRunning:
+            return scope == kAudioUnitScope_Global ? (noErr, 4, false) : (kAudioUnitErr_InvalidScope, 0, false)
+        case kAudioOutputUnitProperty_EnableIO, kAudioOutputUnitProperty_HasIO:
+            guard let status = ioElementStatus(scope, element) else { return (noErr, 4, id == kAudioOutputUnitProperty_EnableIO) }
+            return (status, 0, false)
+        case kAudioOutputUnitProperty_SetInputCallback:
+            guard allowsInput else { return (kAudioUnitErr_InvalidProperty, 0, false) }
+            return scope == kAudioUnitScope_Global ? (noErr, UInt32(MemoryLayout<AURenderCallbackStruct>.size), true)
+                                                   : (kAudioUnitErr_InvalidScope, 0, false)
+        case kAudioOutputUnitProperty_StartTimestampsAtZero:
+            return scope == kAudioUnitScope_Global ? (noErr, 4, true) : (kAudioUnitErr_InvalidScope, 0, false)
+        default:
+            return nil
+        }
+    }
+
+    /// EnableIO and HasIO exist on output scope element 0 and input scope element 1 only.
+    private func ioElementStatus(_ scope: AudioUnitScope, _ element: AudioUnitElement) -> OSStatus? {
+        switch (scope, element) {
+        case (kAudioUnitScope_Output, 0), (kAudioUnitScope_Input, 1): nil
+        case (kAudioUnitScope_Output, _), (kAudioUnitScope_Input, _): kAudioUnitErr_InvalidElement
+        default: kAudioUnitErr_InvalidScope
+        }
+    }
+
+    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
+        switch id {
+        case kAudioOutputUnitProperty_CurrentDevice: out.storeBytes(of: device, as: AudioDeviceID.self)
+        case kAudioOutputUnitProperty_IsRunning: out.storeBytes(of: UInt32(running.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
+        case kAudioOutputUnitProperty_EnableIO:
+            out.storeBytes(of: UInt32((scope == kAudioUnitScope_Output ? enableOutput : enableInput) ? 1 : 0), as: UInt32.self)
+        case kAudioOutputUnitProperty_HasIO:
+            out.storeBytes(of: UInt32(deviceFormat(input: scope == kAudioUnitScope_Input) != nil
+                                      && (scope == kAudioUnitScope_Output || allowsInput) ? 1 : 0), as: UInt32.self)
+        case kAudioOutputUnitProperty_SetInputCallback:
+            out.storeBytes(of: inputCallback ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil), as: AURenderCallbackStruct.self)
+        case kAudioOutputUnitProperty_StartTimestampsAtZero: out.storeBytes(of: startTimestampsAtZero, as: UInt32.self)
+        default: return nil
+        }
+        return noErr
+    }
+
+    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
+        switch id {
+        case kAudioOutputUnitProperty_CurrentDevice:
+            guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
+            guard kind == .hal else { return kAudioUnitErr_PropertyNotWritable }
+            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
+            guard !isInitialized else { return kAudioUnitErr_Initialized }
+            let id = data.loadUnaligned(as: AudioDeviceID.self)
+            var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyDeviceIsAlive, mScope: kAudioObjectPropertyScopeGlobal,
+                                                     mElement: kAudioObjectPropertyElementMain)
+            guard AudioObjectHasProperty(id, &address) else { return kAudioUnitErr_InvalidPropertyValue }
+            selectDevice(id)
+            propertyChanged(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0)
+            propertyChanged(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1)
+        case kAudioOutputUnitProperty_EnableIO:
+            if let status = ioElementStatus(scope, element) { return status }
+            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
+            guard !isInitialized else { return kAudioUnitErr_Initialized }
+            let on = data.loadUnaligned(as: UInt32.self) != 0
+            if scope == kAudioUnitScope_Output {
+                enableOutput = on
+            } else {
+                guard allowsInput || !on else { return kAudioUnitErr_InvalidPropertyValue }
+                enableInput = on
+            }
+        case kAudioOutputUnitProperty_SetInputCallback:
+            guard allowsInput else { return kAudioUnitErr_InvalidProperty }
+            guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
+            guard size >= UInt32(MemoryLayout<AURenderCallbackStruct>.size) else { return kAudioUnitErr_InvalidPropertyValue }
+            let cb = data.loadUnaligned(as: AURenderCallbackStruct.self)
+            inputCallback = cb.inputProc == nil ? nil : cb
+        case kAudioOutputUnitProperty_StartTimestampsAtZero:
+            guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
+            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
+            startTimestampsAtZero = data.loadUnaligned(as: UInt32.self)
+        default:
+            return nil
+        }
+        return noErr
+    }
+
+    // MARK: Lifecycle
+
+    override func initializeUnit() -> OSStatus {
+        guard enableOutput || enableInput else { return kAudioUnitErr_InvalidPropertyValue }
+        // Input only on a device without input: an input unit takes the default input device.
+        if enableInput && !enableOutput && deviceFormat(input: true) == nil && kind != .hal { selectDevice(defaultDevice(input: true)) }
+        if enableOutput && deviceFormat(input: false) == nil { return kAudioUnitErr_NoConnection }
+        if enableInput {
+            guard let deviceIn = deviceFormat(input: true) else { return kAudioUnitErr_NoConnection }
+            // The input path converts formats at the device's rate: a client input rate the device supports
+            // becomes the device's rate (a shared device changes for every user of it).
+            if outputs[1].format.mSampleRate != deviceIn.mSampleRate {
+                var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyNominalSampleRate, mScope: kAudioObjectPropertyScopeGlobal,
+                                                         mElement: kAudioObjectPropertyElementMain)
+                var rate = outputs[1].format.mSampleRate
+                guard AudioObjectSetPropertyData(device, &address, 0, nil, 8, &rate) == noErr else { return kAudioUnitErr_FormatNotSupported }
+                selectDevice(device)
+            }
+        }
+        disposeConverters()
+        if enableOutput && !AUBase.same(inputs[0].format, outputs[0].format) {
+            if inputs[0].format.mSampleRate != outputs[0].format.mSampleRate {
+                guard let c = makeConverter(from: inputs[0].format, to: outputs[0].format, pull: Self.pullClientOutput) else {
+                    return kAudioUnitErr_FormatNotSupported
+                }
+                outputConverter = c
+            } else {
+                guard AudioConverterNew(&inputs[0].format, &outputs[0].format, &outputFormatConverter) == noErr else {
+                    return kAudioUnitErr_FormatNotSupported
+                }
+            }
+        }
+        if enableInput {
+            if !AUBase.same(inputs[1].format, outputs[1].format) {
+                guard AudioConverterNew(&inputs[1].format, &outputs[1].format, &inputFormatConverter) == noErr else {
+                    return kAudioUnitErr_FormatNotSupported
+                }
+            }
+            held?.deallocate()
+            heldCapacity = Int(maxFramesPerSlice) * Int(inputs[1].format.mChannelsPerFrame)
+            held = .allocate(capacity: max(heldCapacity, 1))
+            held!.initialize(repeating: 0, count: max(heldCapacity, 1))
+        }
+        return voiceProcessingInitialize()
+    }
+
+    /// VoiceProcessingIO's hook: sets up its processing once formats are known.
+    func voiceProcessingInitialize() -> OSStatus { noErr }
+
+    override func cleanupUnit() {
+        _ = stop()
+        disposeConverters()
+    }
+
+    private func makeConverter(from source: AudioStreamBasicDescription, to destination: AudioStreamBasicDescription,
+                               pull: AURenderCallback) -> AudioUnit? {
+        var description = AUConverter.description
+        guard let component = AudioComponentFindNext(nil, &description) else { return nil }
+        var unit: AudioUnit?
+        guard AudioComponentInstanceNew(component, &unit) == noErr, let unit else { return nil }
+        var from = source, to = destination, frames = maxFramesPerSlice
+        let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        var callback = AURenderCallbackStruct(inputProc: pull, inputProcRefCon: Unmanaged.passUnretained(self).toOpaque())
+        guard AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &from, size) == noErr,
+              AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &to, size) == noErr,
+              AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4) == noErr,
+              AudioUnitSetProperty(unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                                   UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr,
+              AudioUnitInitialize(unit) == noErr else {
+            AudioComponentInstanceDispose(unit)
+            return nil
+        }
+        return unit
+    }
+
+    private func disposeConverters() {
+        if let c = outputConverter { AudioComponentInstanceDispose(c) }
+        if let c = outputFormatConverter { AudioConverterDispose(c) }
+        if let c = inputFormatConverter { AudioConverterDispose(c) }
+        outputConverter = nil
+        outputFormatConverter = nil
+        inputFormatConverter = nil
+    }
+
+    override func start() -> OSStatus {
+        guard isInitialized else { return kAudioUnitErr_Uninitialized }
+        if running.load(ordering: .relaxed) { return noErr }
+        var id: AudioDeviceIOProcID?
+        var status = AudioDeviceCreateIOProcID(device, Self.ioProc, Unmanaged.passUnretained(self).toOpaque(), &id)
+        guard status == noErr, let id else { return status }
+        for (input, on) in [(true, enableInput), (false, enableOutput)] {
+            var usage = AudioHardwareIOProcStreamUsage(mIOProc: unsafeBitCast(id, to: UnsafeMutableRawPointer.self), mNumberStreams: 1,
+                                                       mStreamIsOn: (on ? 1 : 0))
+            var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyIOProcStreamUsage,
+                                                     mScope: input ? kAudioObjectPropertyScopeInput : kAudioObjectPropertyScopeOutput,
+                                                     mElement: kAudioObjectPropertyElementMain)
+            if AudioObjectHasProperty(device, &address) {
+                _ = AudioObjectSetPropertyData(device, &address, 0, nil, UInt32(MemoryLayout<AudioHardwareIOProcStreamUsage>.size), &usage)
+            }
+        }
+        timeOrigin = .nan
+        status = AudioDeviceStart(device, id)
+        guard status == noErr else {
+            _ = AudioDeviceDestroyIOProcID(device, id)
+            return status
+        }
+        ioProcID = id
+        watchDevice()
+        running.store(true, ordering: .releasing)
+        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
+        return noErr
+    }
+
+    override func stop() -> OSStatus {
+        guard let id = ioProcID else { return noErr }
+        _ = AudioDeviceStop(device, id)
+        _ = AudioDeviceDestroyIOProcID(device, id)
+        ioProcID = nil
+        unwatchDevice()
+        if running.exchange(false, ordering: .acquiringAndReleasing) {
+            propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
+        }
+        return noErr
+    }
+
+    override func uninitialize() -> OSStatus {
+        _ = stop()
+        return super.uninitialize()
+    }
+
+    override func canDo(_ selector: Int16) -> Bool {
+        let s = Int(selector)
+        return s == kAudioOutputUnitStartSelect || s == kAudioOutputUnitStopSelect || (s > 0 && s <= kAudioUnitComplexRenderSelect)
+    }
+
+    /// When the device dies (unplugged, server gone), the unit stops and says why in LastRenderError.
+    private func watchDevice() {
+        var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyDeviceIsAlive, mScope: kAudioObjectPropertyScopeGlobal,
+                                                 mElement: kAudioObjectPropertyElementMain)
+        let box = UncheckedUnit(self)
+        let listener: AudioObjectPropertyListenerBlock = { _, _ in
+            guard let unit = box.unit else { return }
+            var alive: UInt32 = 1
+            var size: UInt32 = 4
+            var a = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyDeviceIsAlive, mScope: kAudioObjectPropertyScopeGlobal,
+                                               mElement: kAudioObjectPropertyElementMain)
+            let status = AudioObjectGetPropertyData(unit.device, &a, 0, nil, &size, &alive)
+            if status != noErr || alive == 0 {
+                unit.lastRenderError.store(kAudioHardwareNotRunningError, ordering: .relaxed)
+                _ = unit.stop()
+            }
+        }
+        aliveListener = listener
+        _ = AudioObjectAddPropertyListenerBlock(device, &address, nil, listener)
+    }
+
+    private func unwatchDevice() {
+        guard let listener = aliveListener else { return }
+        var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyDeviceIsAlive, mScope: kAudioObjectPropertyScopeGlobal,
+                                                 mElement: kAudioObjectPropertyElementMain)
+        _ = AudioObjectRemovePropertyListenerBlock(device, &address, nil, listener)
+        aliveListener = nil
+    }
+
+    // MARK: IO (the device's thread)
+
+    static let ioProc: AudioDeviceIOProc = { _, _, input, inputTime, output, outputTime, clientData in
+        Unmanaged<AUHALOutput>.fromOpaque(clientData!).takeUnretainedValue().ioCycle(input, inputTime, output, outputTime)
+        return noErr
+    }
+
+    private func ioCycle(_ input: UnsafePointer<AudioBufferList>, _ inputTime: UnsafePointer<AudioTimeStamp>,
+                         _ output: UnsafeMutablePointer<AudioBufferList>, _ outputTime: UnsafePointer<AudioTimeStamp>) {
+        let inList = UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: input))
+        let outList = UnsafeMutableAudioBufferListPointer(output)
+        if timeOrigin.isNaN { timeOrigin = inList.count > 0 ? inputTime.pointee.mSampleTime : outputTime.pointee.mSampleTime }
+        if enableInput, inList.count > 0, let held, let data = inList[0].mData {
+            let channels = Int(max(inList[0].mNumberChannels, 1))
+            let samples = min(Int(inList[0].mDataByteSize) / 4, heldCapacity)
+            oca_memmove(held, data, UInt(samples * 4))
+            heldFrames = samples / channels
+            heldRead = 0
+            processCapturedInput(held, frames: heldFrames, channels: channels)
+            if let cb = inputCallback, let proc = cb.inputProc {
+                var time = adjusted(inputTime.pointee)
+                var flags = AudioUnitRenderActionFlags()
+                _ = invokeRenderCallback(proc, cb.inputProcRefCon, &flags, &time, 1, UInt32(heldFrames), nil)
+            }
+        }
+        guard enableOutput, outList.count > 0, let data = outList[0].mData else { return }
+        let channels = Int(max(outList[0].mNumberChannels, 1))
+        let frames = Int(outList[0].mDataByteSize) / (4 * channels)
+        var time = adjusted(outputTime.pointee)
+        var flags = AudioUnitRenderActionFlags()
+        let samples = data.assumingMemoryBound(to: Float.self)
+        if AudioUnitRender(handle, &flags, &time, 0, UInt32(frames), output) != noErr {
+            samples.update(repeating: 0, count: frames * channels)
+        }
+        renderedOutput(samples, frames: frames, channels: channels)
+        let volume = parameterValue(kHALOutputParam_Volume, kAudioUnitScope_Global, 0)
+        if volume != 1 { for k in 0..<(frames * channels) { samples[k] *= volume } }
+    }
+
+    /// VoiceProcessingIO's hooks on the device thread: the captured input before anyone reads it, and the
+    /// output about to be played (the echo reference).
+    func processCapturedInput(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {}
+    func renderedOutput(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {}
+
+    private func adjusted(_ t: AudioTimeStamp) -> AudioTimeStamp {
+        var time = t
+        if startTimestampsAtZero != 0 && !timeOrigin.isNaN { time.mSampleTime -= timeOrigin }
+        return time
+    }
+
+    // MARK: Render
+
+    override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+                            _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+        if bus == 0 {
+            guard enableOutput else { return kAudioUnitErr_InvalidElement }
+            if let c = outputConverter { return AudioUnitRender(c, flags, timeStamp, 0, frames, output) }
+            if let c = outputFormatConverter {
+                let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames)
+                guard status == noErr else { return status }
+                return AudioConverterConvertComplexBuffer(c, frames, pulled, output)
+            }
+            let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
+            if status == noErr && pulled != output { copyBufferContents(from: pulled, to: output) }
+            return status
+        }
+        guard enableInput else { return kAudioUnitErr_CannotDoInCurrentContext }
+        if let c = inputFormatConverter, let held {
+            // The held period, in the device's format, converted frame for frame (the rates are equal).
+            let channels = Int(inputs[1].format.mChannelsPerFrame)
+            let n = min(Int(frames), heldFrames - heldRead)
+            guard n == Int(frames) else { return kAudioUnitErr_TooManyFramesToProcess }
+            heldList[0] = AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(n * channels * 4),
+                                      mData: UnsafeMutableRawPointer(held + heldRead * channels))
+            heldRead += n
+            return AudioConverterConvertComplexBuffer(c, frames, heldList.unsafePointer, output)
+        }
+        supplyHeld(into: UnsafeMutableAudioBufferListPointer(output), frames: Int(frames))
+        return noErr
+    }
+
+    /// Copies held device input (interleaved, the device's format) into `list`, zero-filling what is not held.
+    private func supplyHeld(into list: UnsafeMutableAudioBufferListPointer, frames: Int) {
+        guard list.count > 0, let data = list[0].mData, let held else { return }
+        let channels = Int(inputs[1].format.mChannelsPerFrame)
+        let available = min(frames, heldFrames - heldRead)
+        let target = data.assumingMemoryBound(to: Float.self)
+        if available > 0 { oca_memmove(target, held + heldRead * channels, UInt(available * channels * 4)) }
+        if available < frames { (target + max(available, 0) * channels).update(repeating: 0, count: (frames - max(available, 0)) * channels) }
+        heldRead += max(available, 0)
+    }
+
+    static let pullClientOutput: AURenderCallback = { refCon, flags, timeStamp, _, frames, ioData in
+        let unit = Unmanaged<AUHALOutput>.fromOpaque(refCon).takeUnretainedValue()
+        let (status, pulled) = unit.inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: ioData!)
+        if status == noErr && pulled != ioData! { copyBufferContents(from: pulled, to: ioData!) }
+        return status
+    }
+
+}
+
+/// A weak reference to a unit a HAL listener may outlive.
+private final class UncheckedUnit: @unchecked Sendable {
+    weak var unit: AUHALOutput?
+    init(_ unit: AUHALOutput) { self.unit = unit }
+}

@@ -1,0 +1,222 @@
+import AudioToolbox
+import DeviceTestSupport
+import Foundation
+import Testing
+
+/// The I/O units against a real PulseAudio server with null sinks: what DefaultOutput plays is heard on
+/// the "out" sink's monitor; what is played into the "mic" sink is what the input element records.
+@Suite(.serialized, .audioServer) struct IOUnitTests {
+    static func description(_ subType: UInt32) -> AudioComponentDescription {
+        AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: subType,
+                                  componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    }
+
+    /// A phase-continuous sine for render callbacks: `frequency` Hz at `amplitude`, written to every buffer.
+    final class Tone: @unchecked Sendable {
+        let frequency: Double, amplitude: Double, rate: Double
+        var phase = 0.0
+        var frames = 0
+        init(_ frequency: Double, amplitude: Double = 0.5, rate: Double = 44100) {
+            self.frequency = frequency; self.amplitude = amplitude; self.rate = rate
+        }
+        static let callback: AURenderCallback = { refCon, _, _, _, frames, ioData in
+            let tone = Unmanaged<Tone>.fromOpaque(refCon).takeUnretainedValue()
+            let list = UnsafeMutableAudioBufferListPointer(ioData!)
+            let step = 2 * Double.pi * tone.frequency / tone.rate
+            for k in 0..<Int(frames) {
+                let v = Float(tone.amplitude * sin(tone.phase + Double(k) * step))
+                for b in list { b.mData!.assumingMemoryBound(to: Float.self)[k] = v }
+            }
+            tone.phase = (tone.phase + Double(frames) * step).truncatingRemainder(dividingBy: 2 * Double.pi)
+            tone.frames += Int(frames)
+            return noErr
+        }
+    }
+
+    func sine(_ f: Double, seconds: Double, amplitude: Float = 0.5) -> [Float] {
+        (0..<Int(seconds * 44100)).flatMap { n -> [Float] in
+            let v = amplitude * Float(sin(2 * Double.pi * f * Double(n) / 44100))
+            return [v, v]
+        }
+    }
+
+    /// The tone in a capture: where it starts, its amplitude at `f` over a whole-period window, and the
+    /// longest near-silent run inside the window (a dropout).
+    func analyse(_ heard: [Float], _ f: Double, skip: Int = 4410, length: Int) throws -> (amplitude: Double, gap: Int) {
+        let start = try #require(ToneAnalysis.onset(heard, threshold: 0.05), "nothing heard")
+        let body = heard[(start + skip)...].prefix(length)
+        #expect(body.count == length, "heard \(body.count) of \(length) frames")
+        return (ToneAnalysis.fit(body, frequency: f, rate: 44100).amplitude, ToneAnalysis.longestGap(body))
+    }
+
+    /// DefaultOutput plays a 1 kHz tone from a render callback for 10 seconds: the sink hears it at 1 kHz
+    /// and 0.5 amplitude without a dropout, and the callback was asked for 10 seconds of audio.
+    @Test func defaultOutputPlaysATone() throws {
+        let unit = try TestSupport.newUnit(Self.description(kAudioUnitSubType_DefaultOutput))
+        defer { AudioComponentInstanceDispose(unit) }
+        let tone = Tone(1000)
+        var mono = OCAFormat.canonical(sampleRate: 44100, channels: 1)
+        #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &mono,
+                                     UInt32(MemoryLayout<AudioStreamBasicDescription>.size)) == noErr)
+        #expect(TestSupport.setCallback(unit, 0, Tone.callback, Unmanaged.passUnretained(tone).toOpaque()) == noErr)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        let capture = try PulseTestServer.Capture()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(AudioOutputUnitStart(unit) == noErr)
+        #expect(TestSupport.getUInt32(unit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0).1 == 1)
+        Thread.sleep(forTimeInterval: 10.3)
+        #expect(AudioOutputUnitStop(unit) == noErr)
+        let heard = capture.finish()
+        #expect(abs(Double(tone.frames) - 10.3 * 44100) < 0.3 * 44100, "rendered \(tone.frames) frames")
+        for side in heard {
+            let (amplitude, gap) = try analyse(side, 1000, length: 441_000)
+            #expect(abs(amplitude - 0.5) < 0.01, "amplitude \(amplitude)")
+            #expect(gap < 8, "a dropout of \(gap) frames")
+        }
+        let onset = try #require(ToneAnalysis.onset(heard[0], threshold: 0.05))
+        let window = heard[0][(onset + 4410)...].prefix(441_000).map { Float($0) }
+        let measured = window.withUnsafeBufferPointer { SignalMeasurementBridge.frequency($0) }
+        #expect(abs(measured - 1000) < 0.5, "frequency \(measured)")
+    }
+
+    /// The same through a graph: render callback -> multichannel mixer -> DefaultOutput, started with AUGraphStart.
+    @Test func graphPlaysThroughTheMixer() throws {
+        var graph: AUGraph?
+        #expect(NewAUGraph(&graph) == noErr)
+        let g = try #require(graph)
+        defer { DisposeAUGraph(g) }
+        var outDesc = Self.description(kAudioUnitSubType_DefaultOutput)
+        var mixDesc = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
+                                                componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var output = AUNode(), mixer = AUNode()
+        #expect(AUGraphAddNode(g, &outDesc, &output) == noErr)
+        #expect(AUGraphAddNode(g, &mixDesc, &mixer) == noErr)
+        #expect(AUGraphOpen(g) == noErr)
+        #expect(AUGraphConnectNodeInput(g, mixer, 0, output, 0) == noErr)
+        var mixerUnit: AudioUnit?
+        #expect(AUGraphNodeInfo(g, mixer, nil, &mixerUnit) == noErr)
+        var count: UInt32 = 1
+        #expect(AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &count, 4) == noErr)
+        var mono = OCAFormat.canonical(sampleRate: 44100, channels: 1)
+        #expect(AudioUnitSetProperty(mixerUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &mono,
+                                     UInt32(MemoryLayout<AudioStreamBasicDescription>.size)) == noErr)
+        let tone = Tone(440)
+        var callback = AURenderCallbackStruct(inputProc: Tone.callback, inputProcRefCon: Unmanaged.passUnretained(tone).toOpaque())
+        #expect(AUGraphSetNodeInputCallback(g, mixer, 0, &callback) == noErr)
+        #expect(AUGraphInitialize(g) == noErr)
+        AudioUnitSetParameter(mixerUnit!, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, 0, 0.5, 0)
+        let capture = try PulseTestServer.Capture()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(AUGraphStart(g) == noErr)
+        Thread.sleep(forTimeInterval: 3)  // parec may still hold the last second when it is stopped
+        #expect(AUGraphStop(g) == noErr)
+        let heard = capture.finish()
+        // A mono input centred by the constant-power law: 0.5 x 0.5 x cos(π/4) per side.
+        let (amplitude, gap) = try analyse(heard[0], 440, length: 44100)
+        #expect(abs(amplitude - 0.25 * 0.5.squareRoot()) < 0.005, "amplitude \(amplitude)")
+        #expect(gap < 8)
+    }
+
+    /// AUHAL with input enabled (element 1) and output disabled, on the default input device: the input
+    /// callback pulls with AudioUnitRender(bus 1) and gets what was played into the "mic" sink.
+    @Test func halOutputRecordsTheInput() throws {
+        let unit = try TestSupport.newUnit(Self.description(kAudioUnitSubType_HALOutput))
+        defer { AudioComponentInstanceDispose(unit) }
+        let recorder = Recorder(unit: unit)
+        try recorder.configureInputOnly()
+        #expect(AudioUnitInitialize(unit) == noErr)
+        #expect(AudioOutputUnitStart(unit) == noErr)
+        Thread.sleep(forTimeInterval: 0.3)
+        let player = try PulseTestServer.startPlaying(sine(660, seconds: 1.5, amplitude: 0.4))
+        player.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(AudioOutputUnitStop(unit) == noErr)
+        #expect(recorder.failures == 0)
+        let (amplitude, gap) = try analyse(recorder.samples, 660, length: 44100)
+        #expect(abs(amplitude - 0.4) < 0.01, "amplitude \(amplitude)")
+        #expect(gap < 8)
+        #expect(recorder.timesIncreaseByFrames)
+    }
+
+    /// Records the mono client format of the input element through the input callback.
+    final class Recorder: @unchecked Sendable {
+        let unit: AudioUnit
+        var samples: [Float] = []
+        var failures = 0
+        var lastTime = -1.0, lastFrames = 0
+        var timesIncreaseByFrames = true
+        let list = AudioBufferList.allocate(maximumBuffers: 1)
+        let memory = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
+        init(unit: AudioUnit) {
+            self.unit = unit
+            samples.reserveCapacity(44100 * 4)
+        }
+        deinit { free(list.unsafeMutablePointer); memory.deallocate() }
+
+        func configureInputOnly() throws {
+            #expect(TestSupport.setUInt32(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, 1) == noErr)
+            #expect(TestSupport.setUInt32(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, 0) == noErr)
+            var address = AudioObjectPropertyAddress(mSelector: kAudioHardwarePropertyDefaultInputDevice, mScope: kAudioObjectPropertyScopeGlobal,
+                                                     mElement: kAudioObjectPropertyElementMain)
+            var device = AudioDeviceID(0)
+            var size: UInt32 = 4
+            #expect(AudioObjectGetPropertyData(AudioObjectID(kAudioObjectSystemObject), &address, 0, nil, &size, &device) == noErr)
+            #expect(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &device, 4) == noErr)
+            var mono = OCAFormat.canonical(sampleRate: 44100, channels: 1)
+            #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, &mono,
+                                         UInt32(MemoryLayout<AudioStreamBasicDescription>.size)) == noErr)
+            var callback = AURenderCallbackStruct(inputProc: Self.input, inputProcRefCon: Unmanaged.passUnretained(self).toOpaque())
+            #expect(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &callback,
+                                         UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr)
+        }
+
+        static let input: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
+            let r = Unmanaged<Recorder>.fromOpaque(refCon).takeUnretainedValue()
+            #expect(ioData == nil && bus == 1)
+            r.list[0] = AudioBuffer(mNumberChannels: 1, mDataByteSize: frames * 4, mData: UnsafeMutableRawPointer(r.memory))
+            if AudioUnitRender(r.unit, flags, timeStamp, 1, frames, r.list.unsafeMutablePointer) != noErr { r.failures += 1; return noErr }
+            r.samples.append(contentsOf: UnsafeBufferPointer(start: r.memory, count: Int(frames)))
+            if r.lastTime >= 0 && timeStamp.pointee.mSampleTime != r.lastTime + Double(r.lastFrames) { r.timesIncreaseByFrames = false }
+            if r.lastTime < 0 && timeStamp.pointee.mSampleTime != 0 { r.timesIncreaseByFrames = false }  // StartTimestampsAtZero
+            r.lastTime = timeStamp.pointee.mSampleTime
+            r.lastFrames = Int(frames)
+            return noErr
+        }
+    }
+
+    /// Properties and rules: bus layout, EnableIO scopes, read-only device sides, what DefaultOutput refuses.
+    @Test func busLayoutAndRules() throws {
+        let hal = try TestSupport.newUnit(Self.description(kAudioUnitSubType_HALOutput))
+        defer { AudioComponentInstanceDispose(hal) }
+        #expect(TestSupport.getUInt32(hal, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0).1 == 1)
+        #expect(TestSupport.getUInt32(hal, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1).1 == 0)
+        #expect(TestSupport.getUInt32(hal, kAudioOutputUnitProperty_HasIO, kAudioUnitScope_Input, 1).1 == 1)
+        #expect(TestSupport.setUInt32(hal, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 0, 1) == kAudioUnitErr_InvalidElement)
+        #expect(TestSupport.setUInt32(hal, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Global, 0, 1) == kAudioUnitErr_InvalidScope)
+        let device = TestSupport.format(hal, kAudioUnitScope_Output, 0)
+        #expect(device.mChannelsPerFrame == 2 && device.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0)
+        #expect(TestSupport.setFormat(hal, kAudioUnitScope_Output, 0, OCAFormat.canonical(sampleRate: 44100, channels: 2)) != noErr)
+        #expect(TestSupport.setFormat(hal, kAudioUnitScope_Input, 0, OCAFormat.canonical(sampleRate: 22050, channels: 1)) == noErr)
+        #expect(TestSupport.getUInt32(hal, kAudioOutputUnitProperty_StartTimestampsAtZero, kAudioUnitScope_Global, 0).1 == 1)
+        var bogus = AudioDeviceID(424242)
+        #expect(AudioUnitSetProperty(hal, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &bogus, 4) == kAudioUnitErr_InvalidPropertyValue)
+        let def = try TestSupport.newUnit(Self.description(kAudioUnitSubType_DefaultOutput))
+        defer { AudioComponentInstanceDispose(def) }
+        #expect(TestSupport.setUInt32(def, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, 1) == kAudioUnitErr_InvalidPropertyValue)
+        var device0 = AudioDeviceID(0)
+        #expect(AudioUnitSetProperty(def, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &device0, 4) == kAudioUnitErr_PropertyNotWritable)
+        #expect(AudioOutputUnitStart(def) == kAudioUnitErr_Uninitialized)
+    }
+}
+
+/// Zero-crossing frequency over a window (SignalMeasurement lives in AudioDSP, which this target reaches via AudioToolbox's tests).
+enum SignalMeasurementBridge {
+    static func frequency(_ x: UnsafeBufferPointer<Float>) -> Double {
+        var crossings: [Double] = []
+        for i in 1..<x.count where x[i - 1] < 0 && x[i] >= 0 {
+            crossings.append(Double(i - 1) + Double(-x[i - 1] / (x[i] - x[i - 1])))
+        }
+        guard crossings.count > 1 else { return 0 }
+        return Double(crossings.count - 1) * 44100 / (crossings.last! - crossings.first!)
+    }
+}
