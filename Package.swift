@@ -23,6 +23,8 @@ let package = Package(
         .executable(name: "sine-demo", targets: ["sine-demo"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
         .executable(name: "afconvert", targets: ["afconvert"]),
+        .executable(name: "afplay", targets: ["afplay"]),
+        .executable(name: "afrecord", targets: ["afrecord"]),
     ],
     targets: [
         // Apple-identical C declarations (structs, callback types, CF_ENUM/CF_OPTIONS constants).
@@ -49,6 +51,8 @@ let package = Package(
         .target(name: "ToolSupport", dependencies: ["AudioToolbox"], path: "Sources/Tools/ToolSupport"),
         .executableTarget(name: "afinfo", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afinfo"),
         .executableTarget(name: "afconvert", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afconvert"),
+        .executableTarget(name: "afplay", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afplay"),
+        .executableTarget(name: "afrecord", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afrecord"),
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
@@ -58,6 +62,6 @@ let package = Package(
         .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport", "DeviceTestSupport"]),
-        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox"]),
+        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "DeviceTestSupport"]),
     ]
 )

@@ -7,14 +7,13 @@ set -euo pipefail
 started=0
 if ! pactl info >/dev/null 2>&1; then
     started=1
-    pulseaudio --daemonize=yes --exit-idle-time=-1 --system=no -n --realtime=yes --high-priority=yes \
-        --load=module-native-protocol-unix --log-target=stderr 2>/dev/null || true
+    # (Through the same descriptor-closing subshell: the daemon outlives this script.)
+    ( for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+      exec pulseaudio --daemonize=yes --exit-idle-time=-1 --system=no -n --realtime=yes --high-priority=yes \
+        --load=module-native-protocol-unix --log-target=stderr ) >/dev/null 2>&1 < /dev/null || true
     for _ in $(seq 50); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 pactl info >/dev/null 2>&1 || { echo "pulse-server: PulseAudio did not start" >&2; exit 1; }
-# The server must keep up when the machine is busy (the test suite runs DSP tests on every core): give
-# all its threads real-time priority where allowed, as a desktop's rtkit would.
-if [ "$started" = 1 ]; then chrt -f -a -p 15 "$(pidof pulseaudio | cut -d' ' -f1)" >/dev/null 2>&1 || true; fi
 for sink in out mic; do
     pactl list short sinks | cut -f2 | grep -qx "$sink" ||
         pactl load-module module-null-sink sink_name="$sink" sink_properties=device.description="$sink" >/dev/null
@@ -25,3 +24,18 @@ if [ "$started" = 1 ]; then
     pactl set-default-sink out
     pactl set-default-source mic.monitor
 fi
+# The server must keep up when the machine is busy: give all its threads (the sinks' IO threads too,
+# created above) real-time priority above its clients' IO threads, as a desktop's rtkit setup would.
+if [ "$started" = 1 ]; then chrt -f -a -p 15 "$(pidof pulseaudio | cut -d' ' -f1)" >/dev/null 2>&1 || true; fi
+# An idle null sink's thread sleeps for up to its 2 s maximum latency before it notices a new stream, so a
+# stream starting on it can stall for up to that long. A silent 10 ms stream on each sink keeps them
+# running at low latency (silence mixed in changes nothing).
+for sink in out mic; do
+    if ! pgrep -f "^pacat -p -d $sink --latency-msec=10" >/dev/null; then
+        # Detached, holding none of our caller's descriptors (a caller waiting on a pipe would wait forever).
+        (
+            for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+            exec setsid pacat -p -d "$sink" --latency-msec=10 --raw --format=s16le --rate=44100 --channels=2 /dev/zero
+        ) >/dev/null 2>&1 < /dev/null &
+    fi
+done

@@ -27,7 +27,15 @@ public enum PulseTestServer {
     /// Makes sure the server runs and the defaults are the null sinks (the tests' routing).
     public static func prepare() -> Bool {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts/pulse-server.sh").path
-        guard run(["bash", script]).0 == 0 else { return false }
+        // Not through `run`: the daemon the script may start must not hold a pipe of ours open.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return false }
         run(["pactl", "set-default-sink", "out"])
         run(["pactl", "set-default-source", "mic.monitor"])
         return true

@@ -5,7 +5,7 @@ import Testing
 /// Finds and runs the afinfo and afconvert executables. The tests build nothing: the executables must
 /// already be built, which `swift build --build-tests` and `swift test` do (they build every target).
 enum Tools {
-    static let names = ["afinfo", "afconvert"]
+    static let names = ["afinfo", "afconvert", "afplay", "afrecord"]
 
     /// Where the executables are: $OCA_TOOLS_DIR, else the directory of the running test binary (the
     /// same build directory as the tools, whatever the scratch path), else the package's `.build/debug`

@@ -115,7 +115,7 @@ enum ALSA {
                 snd_pcm_sw_params_current(pcm, sw)
                 snd_pcm_sw_params_set_avail_min(pcm, sw, period)
                 // Playback starts when the prefill is in, not at the first period.
-                snd_pcm_sw_params_set_start_threshold(pcm, sw, output ? buffer - period : 1)
+                snd_pcm_sw_params_set_start_threshold(pcm, sw, output ? buffer : 1)
                 snd_pcm_sw_params(pcm, sw)
                 snd_pcm_sw_params_free(sw)
             }

@@ -42,7 +42,8 @@ class AUHALOutput: AUBase, @unchecked Sendable {
     private var heldCapacity = 0
     private var heldFrames = 0
     private var heldRead = 0
-    private var timeOrigin = Double.nan
+    /// StartTimestampsAtZero: the first input and output sample times, subtracted from later ones.
+    private var inputOrigin = Double.nan, outputOrigin = Double.nan
 
     init(component: AudioComponentEntry, kind: Kind) {
         self.kind = kind
@@ -310,7 +311,8 @@ class AUHALOutput: AUBase, @unchecked Sendable {
                 _ = AudioObjectSetPropertyData(device, &address, 0, nil, UInt32(MemoryLayout<AudioHardwareIOProcStreamUsage>.size), &usage)
             }
         }
-        timeOrigin = .nan
+        inputOrigin = .nan
+        outputOrigin = .nan
         status = AudioDeviceStart(device, id)
         guard status == noErr else {
             _ = AudioDeviceDestroyIOProcID(device, id)
@@ -385,7 +387,8 @@ class AUHALOutput: AUBase, @unchecked Sendable {
                          _ output: UnsafeMutablePointer<AudioBufferList>, _ outputTime: UnsafePointer<AudioTimeStamp>) {
         let inList = UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: input))
         let outList = UnsafeMutableAudioBufferListPointer(output)
-        if timeOrigin.isNaN { timeOrigin = inList.count > 0 ? inputTime.pointee.mSampleTime : outputTime.pointee.mSampleTime }
+        if inputOrigin.isNaN { inputOrigin = inputTime.pointee.mSampleTime }
+        if outputOrigin.isNaN { outputOrigin = outputTime.pointee.mSampleTime }
         if enableInput, inList.count > 0, let held, let data = inList[0].mData {
             let channels = Int(max(inList[0].mNumberChannels, 1))
             let samples = min(Int(inList[0].mDataByteSize) / 4, heldCapacity)
@@ -394,7 +397,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
             heldRead = 0
             processCapturedInput(held, frames: heldFrames, channels: channels)
             if let cb = inputCallback, let proc = cb.inputProc {
-                var time = adjusted(inputTime.pointee)
+                var time = adjusted(inputTime.pointee, inputOrigin)
                 var flags = AudioUnitRenderActionFlags()
                 _ = invokeRenderCallback(proc, cb.inputProcRefCon, &flags, &time, 1, UInt32(heldFrames), nil)
             }
@@ -402,7 +405,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         guard enableOutput, outList.count > 0, let data = outList[0].mData else { return }
         let channels = Int(max(outList[0].mNumberChannels, 1))
         let frames = Int(outList[0].mDataByteSize) / (4 * channels)
-        var time = adjusted(outputTime.pointee)
+        var time = adjusted(outputTime.pointee, outputOrigin)
         var flags = AudioUnitRenderActionFlags()
         let samples = data.assumingMemoryBound(to: Float.self)
         if AudioUnitRender(handle, &flags, &time, 0, UInt32(frames), output) != noErr {
@@ -418,9 +421,9 @@ class AUHALOutput: AUBase, @unchecked Sendable {
     func processCapturedInput(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {}
     func renderedOutput(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {}
 
-    private func adjusted(_ t: AudioTimeStamp) -> AudioTimeStamp {
+    private func adjusted(_ t: AudioTimeStamp, _ origin: Double) -> AudioTimeStamp {
         var time = t
-        if startTimestampsAtZero != 0 && !timeOrigin.isNaN { time.mSampleTime -= timeOrigin }
+        if startTimestampsAtZero != 0 { time.mSampleTime -= origin }
         return time
     }
 

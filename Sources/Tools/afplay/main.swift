@@ -1,0 +1,274 @@
+// afplay: plays an audio file on the default output device, with Apple's /usr/bin/afplay options, on the
+// public API only: ExtAudioFile reads the file on a feeder thread into a CARingBuffer; the render
+// callback of an AUGraph (callback -> [NewTimePitch when -r] -> DefaultOutput) fetches from it, so the
+// device's thread never touches the file. `-o FILE` (ours) renders to a file instead, for machines
+// without a sound device.
+//   afplay [option...] audio_file
+import AudioToolbox
+import Foundation
+import Synchronization
+import ToolSupport
+
+func fail(_ text: String) -> Never {
+    warn("afplay: " + text)
+    exit(1)
+}
+
+let usage = """
+    Usage:
+    afplay [option...] audio_file
+
+    Options: (may appear before or after arguments)
+      {-v | --volume} VOLUME
+        set the volume for playback of the file (linear gain, 1 = as recorded)
+      {-h | --help}
+        print help
+      {-t | --time} TIME
+        play for TIME seconds
+      {-r | --rate} RATE
+        play at playback rate, pitch kept (0.03125 to 32)
+      {-q | --rq} QUALITY
+        set the quality used for rate-scaled playback (default is 0 - low quality, 1 - high quality)
+      {-d | --debug}
+        debug print output
+      {-o | --output} FILE
+        render into FILE (type from its extension) instead of playing; needs no sound device
+    """
+
+var path: String?
+var volume: Float = 1
+var seconds: Double?
+var rate: Float?
+var quality: UInt32 = 0
+var debug = false
+var outputPath: String?
+
+do {
+    var args = CommandLine.arguments.dropFirst()[...]
+    func value(_ option: String) -> String {
+        guard let v = args.popFirst() else { fail("option \(option) needs a value (afplay -h for help)") }
+        return v
+    }
+    func number(_ option: String, _ range: ClosedRange<Double>) -> Double {
+        let text = value(option)
+        guard let n = Double(text), range.contains(n) else { fail("invalid value \"\(text)\" for \(option): expected \(range.lowerBound)...\(range.upperBound)") }
+        return n
+    }
+    while let arg = args.popFirst() {
+        switch arg {
+        case "-h", "--help": print(usage); exit(0)
+        case "-v", "--volume": volume = Float(number(arg, 0...16))
+        case "-t", "--time": seconds = number(arg, 0...1e7)
+        case "-r", "--rate": rate = Float(number(arg, 1.0 / 32...32))
+        case "-q", "--rq": quality = UInt32(number(arg, 0...1))
+        case "-d", "--debug": debug = true
+        case "-o", "--output": outputPath = value(arg)
+        default:
+            if arg.hasPrefix("-") && arg != "-" { fail("unknown option \(arg) (afplay -h for help)") }
+            if path != nil { fail("give one audio file (got \"\(arg)\" too)") }
+            path = arg
+        }
+    }
+}
+guard let path else { warn(usage); exit(1) }
+
+func url(_ p: String) -> CFURL { CFURLCreateWithFileSystemPath(kCFAllocatorDefault, p as CFString, .cfurlposixPathStyle, false) }
+func check(_ status: OSStatus, _ what: String) {
+    if status != noErr { fail("\(what): \(describe(status))") }
+}
+
+// MARK: The file, read ahead into a ring buffer
+
+var fileRef: ExtAudioFileRef?
+check(ExtAudioFileOpenURL(url(path), &fileRef), "can't open \(path)")
+let file = fileRef!
+var fileFormat = AudioStreamBasicDescription()
+var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+check(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileDataFormat, &size, &fileFormat), "can't read the format of \(path)")
+var totalFrames: Int64 = 0
+size = 8
+check(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileLengthFrames, &size, &totalFrames), "can't read the length of \(path)")
+let channels = fileFormat.mChannelsPerFrame
+var clientFormat = OCAFormat.canonical(sampleRate: fileFormat.mSampleRate, channels: channels)
+check(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &clientFormat),
+      "can't read \(path) as Float32")
+if debug {
+    warn("afplay: \(path): \(describe(fileFormat).trimmingCharacters(in: .whitespaces)), \(totalFrames) frames, "
+         + "\(String(format: "%.3f", Double(totalFrames) / fileFormat.mSampleRate)) s")
+}
+
+/// The reader: the feeder thread writes frames [written, ...) ahead of what the render callback consumed.
+final class Player: @unchecked Sendable {
+    let ring = CARingBuffer()
+    let capacity: Int
+    let written = Atomic<Int64>(0)
+    let consumed = Atomic<Int64>(0)
+    let total: Int64
+    let volume: Float
+    let channels: Int
+
+    init(total: Int64, channels: Int, rate: Double, volume: Float) {
+        self.total = total
+        self.channels = channels
+        self.volume = volume
+        // Two seconds, rounded up to a power of two as Allocate does.
+        var frames = 1
+        while frames < Int(rate * 2) { frames <<= 1 }
+        capacity = frames
+        ring.Allocate(Int32(channels), 4, UInt32(capacity))
+    }
+
+    /// Feeder thread: reads the file in slices while there is room, until the end.
+    func feed(_ file: ExtAudioFileRef) {
+        let chunk = 4096
+        let list = AudioBufferList.allocate(maximumBuffers: channels)
+        let memory = UnsafeMutablePointer<Float>.allocate(capacity: chunk * channels)
+        defer { free(list.unsafeMutablePointer); memory.deallocate() }
+        var position: Int64 = 0
+        while position < total {
+            if position - consumed.load(ordering: .acquiring) > Int64(capacity - chunk) {
+                Thread.sleep(forTimeInterval: 0.01)
+                continue
+            }
+            for c in 0..<channels {
+                list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(chunk * 4), mData: UnsafeMutableRawPointer(memory + c * chunk))
+            }
+            var frames = UInt32(chunk)
+            guard ExtAudioFileRead(file, &frames, list.unsafeMutablePointer) == noErr, frames > 0 else { break }
+            _ = ring.Store(list.unsafePointer, frames, position)
+            position += Int64(frames)
+            written.store(position, ordering: .releasing)
+        }
+        written.store(max(position, total), ordering: .releasing)
+    }
+
+    static let render: AURenderCallback = { refCon, _, _, _, frames, ioData in
+        let p = Unmanaged<Player>.fromOpaque(refCon).takeUnretainedValue()
+        let start = p.consumed.load(ordering: .relaxed)
+        let list = UnsafeMutableAudioBufferListPointer(ioData!)
+        _ = p.ring.Fetch(ioData!, frames, start)
+        // Past the end (or not read yet: an underrun) is silence; the fetch zero-fills what it lacks.
+        let valid = max(0, min(Int64(frames), p.total - start))
+        for b in list {
+            let samples = b.mData!.assumingMemoryBound(to: Float.self)
+            for k in 0..<Int(frames) { samples[k] = k < valid ? samples[k] * p.volume : 0 }
+        }
+        p.consumed.store(start + Int64(frames), ordering: .releasing)
+        return noErr
+    }
+}
+
+/// The file handle, handed to the feeder thread (only it reads after this point).
+struct UncheckedFile: @unchecked Sendable {
+    let file: ExtAudioFileRef
+    init(_ file: ExtAudioFileRef) { self.file = file }
+}
+
+let player = Player(total: totalFrames, channels: Int(channels), rate: fileFormat.mSampleRate, volume: volume)
+let feedFile = UncheckedFile(file)
+let feeder = Thread { player.feed(feedFile.file) }
+feeder.start()
+
+// MARK: The graph
+
+let outputSubType = outputPath == nil ? kAudioUnitSubType_DefaultOutput : kAudioUnitSubType_GenericOutput
+var graphRef: AUGraph?
+check(NewAUGraph(&graphRef), "can't make a graph")
+let graph = graphRef!
+var outputDescription = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: outputSubType,
+                                                  componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+var outputNode = AUNode()
+check(AUGraphAddNode(graph, &outputDescription, &outputNode), "can't add the output unit")
+var headNode = outputNode
+if let rate {
+    var timePitch = AudioComponentDescription(componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_NewTimePitch,
+                                              componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    guard AudioComponentFindNext(nil, &timePitch) != nil else { fail("-r needs the time-pitch unit (NewTimePitch), which this build lacks") }
+    var node = AUNode()
+    check(AUGraphAddNode(graph, &timePitch, &node), "can't add the time-pitch unit")
+    check(AUGraphConnectNodeInput(graph, node, 0, outputNode, 0), "can't connect the time-pitch unit")
+    headNode = node
+    _ = rate
+}
+check(AUGraphOpen(graph), "can't open the graph")
+var headUnit: AudioUnit?
+check(AUGraphNodeInfo(graph, headNode, nil, &headUnit), "can't reach the first unit")
+var outputUnit: AudioUnit?
+check(AUGraphNodeInfo(graph, outputNode, nil, &outputUnit), "can't reach the output unit")
+let formatSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+check(AudioUnitSetProperty(headUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &clientFormat, formatSize),
+      "the output can't take \(describe(clientFormat).trimmingCharacters(in: .whitespaces))")
+if headNode != outputNode {
+    check(AudioUnitSetProperty(headUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &clientFormat, formatSize), "time-pitch format")
+    var q: UInt32 = quality == 1 ? UInt32(kRenderQuality_Max) : UInt32(kRenderQuality_Medium)
+    _ = AudioUnitSetProperty(headUnit!, kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &q, 4)
+}
+if outputPath != nil {
+    check(AudioUnitSetProperty(outputUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &clientFormat, formatSize), "output format")
+    check(AudioUnitSetProperty(outputUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &clientFormat, formatSize), "output format")
+}
+var callback = AURenderCallbackStruct(inputProc: Player.render, inputProcRefCon: Unmanaged.passUnretained(player).toOpaque())
+check(AUGraphSetNodeInputCallback(graph, headNode, 0, &callback), "can't set the render callback")
+check(AUGraphInitialize(graph), "can't initialize the graph")
+if let rate, headNode != outputNode {
+    check(AudioUnitSetParameter(headUnit!, kNewTimePitchParam_Rate, kAudioUnitScope_Global, 0, rate, 0), "can't set the rate")
+}
+
+let playbackRate = Double(rate ?? 1)
+let playFrames = Int64((Double(totalFrames) / playbackRate).rounded(.up))
+let limitFrames = seconds.map { Int64($0 * fileFormat.mSampleRate) } ?? playFrames
+let framesToPlay = min(playFrames, limitFrames)
+
+if let outputPath {
+    // MARK: Render offline into a file
+    let ext = (outputPath as NSString).pathExtension
+    guard let type = typesForExtension(ext).first(where: writableTypes().contains) else {
+        fail("can't tell the file type of \(outputPath) from its extension (.wav, .aif, .caf)")
+    }
+    var fileDataFormat = pcmFormat(rate: fileFormat.mSampleRate, channels: channels,
+                                   flags: kAudioFormatFlagIsSignedInteger | (type == kAudioFileAIFFType ? kAudioFormatFlagIsBigEndian : 0), bits: 16)
+    var outRef: ExtAudioFileRef?
+    check(ExtAudioFileCreateWithURL(url(outputPath), type, &fileDataFormat, nil, AudioFileFlags.eraseFile.rawValue, &outRef), "can't create \(outputPath)")
+    check(ExtAudioFileSetProperty(outRef!, kExtAudioFileProperty_ClientDataFormat, formatSize, &clientFormat), "can't write Float32")
+    let slice = 1024
+    let list = AudioBufferList.allocate(maximumBuffers: Int(channels))
+    let memory = UnsafeMutablePointer<Float>.allocate(capacity: slice * Int(channels))
+    var time = AudioTimeStamp()
+    time.mFlags = .sampleTimeValid
+    var done: Int64 = 0
+    while done < framesToPlay {
+        // The feeder must be ahead of the graph's reads (with -r the graph reads rate x frames).
+        let need = min(player.total, player.consumed.load(ordering: .acquiring) + Int64(Double(slice) * playbackRate) + 8192)
+        while player.written.load(ordering: .acquiring) < need { Thread.sleep(forTimeInterval: 0.001) }
+        let n = Int(min(Int64(slice), framesToPlay - done))
+        for c in 0..<Int(channels) {
+            list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(n * 4), mData: UnsafeMutableRawPointer(memory + c * slice))
+        }
+        var flags = AudioUnitRenderActionFlags()
+        check(AudioUnitRender(outputUnit!, &flags, &time, 0, UInt32(n), list.unsafeMutablePointer), "render")
+        check(ExtAudioFileWrite(outRef!, UInt32(n), list.unsafePointer), "can't write \(outputPath)")
+        time.mSampleTime += Double(n)
+        done += Int64(n)
+    }
+    check(ExtAudioFileDispose(outRef!), "can't finish \(outputPath)")
+    if debug { warn("afplay: rendered \(done) frames to \(outputPath)") }
+} else {
+    // MARK: Play on the device
+    check(AUGraphStart(graph), "can't start the output")
+    let start = Date()
+    // Until the file (scaled by the rate) has been consumed, or -t, then the device's latency.
+    while true {
+        let played = Double(player.consumed.load(ordering: .acquiring)) / playbackRate
+        if Int64(played) >= framesToPlay { break }
+        if let seconds, Date().timeIntervalSince(start) >= seconds { break }
+        var running: DarwinBoolean = false
+        AUGraphIsRunning(graph, &running)
+        if !running.boolValue { fail("the output stopped (the device went away)") }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    if seconds == nil { Thread.sleep(forTimeInterval: 0.15) }
+    check(AUGraphStop(graph), "can't stop the output")
+    if debug { warn("afplay: played \(String(format: "%.3f", Date().timeIntervalSince(start))) s") }
+}
+DisposeAUGraph(graph)
+ExtAudioFileDispose(file)

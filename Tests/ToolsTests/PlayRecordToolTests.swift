@@ -1,0 +1,74 @@
+import AudioToolbox
+import DeviceTestSupport
+import Foundation
+import Testing
+
+/// afplay and afrecord: offline rendering checked sample by sample, and both tools against the PulseAudio
+/// server (afplay's output heard on the "out" monitor; afrecord's file read back by sox).
+@Suite(.serialized, .audioServer) struct PlayRecordToolTests {
+    /// afplay -o renders the file unchanged (16-bit in, 16-bit out), scaled by -v, cut by -t.
+    @Test func afplayRendersToAFile() throws {
+        let input = Fixture.tempURL("wav"), output = Fixture.tempURL("wav"), short = Fixture.tempURL("caf")
+        defer { for u in [input, output, short] { try? FileManager.default.removeItem(at: u) } }
+        try Fixture.writeWAV(input)
+        var r = try Tools.run("afplay", ["-o", output.path, input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let source = try Fixture.readFloat(input).samples, rendered = try Fixture.readFloat(output).samples
+        #expect(rendered.count == source.count)
+        #expect(zip(source, rendered).allSatisfy { $0 == $1 }, "afplay -o changed the samples")
+        r = try Tools.run("afplay", ["-v", "0.5", "-t", "0.25", "-o", short.path, input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let (format, half) = try Fixture.readFloat(short)
+        #expect(half.count == Int(0.25 * 44100) * 2 && format.mSampleRate == 44100)
+        // Volume 0.5 of 16-bit samples, re-quantised to 16 bits: within one step.
+        #expect(zip(source, half).allSatisfy { abs($0 * 0.5 - $1) <= 1.0 / 32768 })
+        r = try Tools.run("afplay", ["-x", input.path])
+        #expect(r.status == 1 && r.stderr.contains("unknown option"))
+        r = try Tools.run("afplay", ["/nonexistent.wav"])
+        #expect(r.status == 1 && r.stderr.contains("can't open"))
+    }
+
+    /// afplay on the default output: the sink hears the file's tones at the file's level.
+    @Test func afplayPlaysOnTheDevice() throws {
+        let input = Fixture.tempURL("wav")
+        defer { try? FileManager.default.removeItem(at: input) }
+        try Fixture.writeWAV(input, frames: 88200)
+        let capture = try PulseTestServer.Capture()
+        Thread.sleep(forTimeInterval: 0.2)
+        let r = try Tools.run("afplay", [input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let heard = capture.finish()
+        for (channel, frequency) in Fixture.frequencies.enumerated() {
+            let start = try #require(ToneAnalysis.onset(heard[channel], threshold: 0.05))
+            let body = heard[channel][(start + 4410)...].prefix(44100)
+            #expect(body.count == 44100)
+            let amplitude = ToneAnalysis.fit(body, frequency: frequency, rate: 44100).amplitude
+            #expect(abs(amplitude - Fixture.amplitude) < 0.01, "channel \(channel): \(amplitude)")
+        }
+    }
+
+    /// afrecord -t 2 records what is played into the "mic" sink; sox reads the file: 2 s, 16-bit, the tone's level.
+    @Test func afrecordRecordsTheInput() throws {
+        let output = Fixture.tempURL("wav")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let tone = (0..<(44100 * 3)).flatMap { n -> [Float] in
+            let v = Float(0.4 * sin(2 * Double.pi * 500 * Double(n) / 44100))
+            return [v, v]
+        }
+        let player = try PulseTestServer.startPlaying(tone)
+        Thread.sleep(forTimeInterval: 0.3)
+        let r = try Tools.run("afrecord", ["-t", "2", "-d", "LEI16", output.path])
+        player.terminate()
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("RMS"), "no level meter: \(r.stderr)")
+        let sox = try #require(Tools.sox)
+        let info = try Tools.run(executable: sox, ["--i", "-D", output.path])
+        #expect(Double(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 2.0)
+        let bits = try Tools.run(executable: sox, ["--i", "-b", output.path])
+        #expect(bits.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "16")
+        let samples = try Fixture.readFloat(output).samples
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+        let amplitude = ToneAnalysis.fit(left[22050...].prefix(22050), frequency: 500, rate: 44100).amplitude
+        #expect(abs(amplitude - 0.4) < 0.01, "amplitude \(amplitude)")
+    }
+}
