@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "sine-demo", targets: ["sine-demo"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
         .executable(name: "afconvert", targets: ["afconvert"]),
+        .executable(name: "qa1717-demo", targets: ["qa1717-demo"]),
     ],
     targets: [
         // Apple-identical C declarations (structs, callback types, CF_ENUM/CF_OPTIONS constants).
@@ -49,6 +50,8 @@ let package = Package(
         .target(name: "ToolSupport", dependencies: ["AudioToolbox"], path: "Sources/Tools/ToolSupport"),
         .executableTarget(name: "afinfo", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afinfo"),
         .executableTarget(name: "afconvert", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afconvert"),
+        // Technical Q&A QA1717's AUiPodTime graph, rendered offline to a WAV file.
+        .executableTarget(name: "qa1717-demo", dependencies: ["AudioToolbox"], path: "Sources/Tools/qa1717-demo"),
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
