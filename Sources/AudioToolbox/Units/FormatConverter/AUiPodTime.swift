@@ -68,7 +68,11 @@ final class AUiPodTime: VariableInputUnit, @unchecked Sendable {
     override func resetProcessor() { stretcher?.reset() }
 
     override func prepareSlice() {
-        stretcher?.rate = Double(Self.roundedRate(parameterValue(kTimePitchParam_Rate, kAudioUnitScope_Global, 0)))
+        let value = parameterValue(kTimePitchParam_Rate, kAudioUnitScope_Global, 0)
+        let rate = Self.roundedRate(value)
+        // A scheduled value is rounded here, and stored so that it reads back rounded as well.
+        if rate != value { storeClamped(kTimePitchParam_Rate, rate, min: 0.5, max: 2) }
+        stretcher?.rate = Double(rate)
     }
 
     override func inputFramesNeeded(forOutputFrames outputFrames: Int) -> Int {

@@ -78,8 +78,12 @@ final class NewTimePitch: VariableInputUnit, @unchecked Sendable {
 
     override func prepareSlice() {
         guard let processor else { return }
-        let rate = min(max(parameterValue(kNewTimePitchParam_Rate, kAudioUnitScope_Global, 0), 1.0 / 32), 32)
-        let cents = min(max(parameterValue(kNewTimePitchParam_Pitch, kAudioUnitScope_Global, 0), -2400), 2400)
+        // Scheduled values are clamped here, and stored so that they read back clamped as well.
+        let rawRate = parameterValue(kNewTimePitchParam_Rate, kAudioUnitScope_Global, 0)
+        let rawCents = parameterValue(kNewTimePitchParam_Pitch, kAudioUnitScope_Global, 0)
+        let rate = min(max(rawRate, 1.0 / 32), 32), cents = min(max(rawCents, -2400), 2400)
+        if rate != rawRate { storeClamped(kNewTimePitchParam_Rate, rate, min: 1.0 / 32, max: 32) }
+        if cents != rawCents { storeClamped(kNewTimePitchParam_Pitch, cents, min: -2400, max: 2400) }
         processor.rate = Double(rate)
         processor.pitch = exp2(Double(cents) / 1200)
     }
