@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "afconvert", targets: ["afconvert"]),
         .executable(name: "afplay", targets: ["afplay"]),
         .executable(name: "afrecord", targets: ["afrecord"]),
+        .executable(name: "qa1717-demo", targets: ["qa1717-demo"]),
     ],
     targets: [
         // Apple-identical C declarations (structs, callback types, CF_ENUM/CF_OPTIONS constants).
@@ -53,6 +54,8 @@ let package = Package(
         .executableTarget(name: "afconvert", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afconvert"),
         .executableTarget(name: "afplay", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afplay"),
         .executableTarget(name: "afrecord", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afrecord"),
+        // Technical Q&A QA1717's AUiPodTime graph, rendered offline to a WAV file.
+        .executableTarget(name: "qa1717-demo", dependencies: ["AudioToolbox"], path: "Sources/Tools/qa1717-demo"),
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),

@@ -186,6 +186,61 @@ import Testing
         #expect(renderManySlices(output, slices: 2_000, frames: 512, callerMemory: true) == 0)
     }
 
+    /// Changes a time-pitch unit's rate (and pitch) every 7th slice from a pre-render notification, cycling
+    /// through values set up front.
+    final class RateScheduler {
+        let unit: AudioUnit
+        let rateID: AudioUnitParameterID, rates: [Float]
+        let pitchID: AudioUnitParameterID?, pitches: [Float]
+        var slice = 0
+        init(_ unit: AudioUnit, rateID: AudioUnitParameterID, rates: [Float], pitchID: AudioUnitParameterID? = nil, pitches: [Float] = [0]) {
+            self.unit = unit; self.rateID = rateID; self.rates = rates; self.pitchID = pitchID; self.pitches = pitches
+        }
+        static let notify: AURenderCallback = { refCon, flags, _, _, _, _ in
+            guard flags.pointee.contains(.unitRenderAction_PreRender) else { return noErr }
+            let s = Unmanaged<RateScheduler>.fromOpaque(refCon).takeUnretainedValue()
+            s.slice += 1
+            guard s.slice % 7 == 0 else { return noErr }
+            var e = AudioUnitParameterEvent()
+            e.scope = kAudioUnitScope_Global
+            e.parameter = s.rateID
+            e.eventType = .parameterEvent_Immediate
+            e.eventValues.immediate.value = s.rates[(s.slice / 7) % s.rates.count]
+            var status = AudioUnitScheduleParameters(s.unit, &e, 1)
+            if let pitchID = s.pitchID {
+                e.parameter = pitchID
+                e.eventValues.immediate.value = s.pitches[(s.slice / 7) % s.pitches.count]
+                status = AudioUnitScheduleParameters(s.unit, &e, 1)
+            }
+            return status
+        }
+    }
+
+    /// AUiPodTime, AUNewTimePitch and AUVarispeed pulling varying numbers of input frames (in several chunks at
+    /// fast rates) while their rate (and pitch) change every few slices.
+    @Test(arguments: [kAudioUnitSubType_AUiPodTime, kAudioUnitSubType_NewTimePitch, kAudioUnitSubType_Varispeed])
+    func timePitchUnitsAllocateNothing(subType: OSType) throws {
+        let unit = try TestSupport.newUnit(AudioComponentDescription(componentType: kAudioUnitType_FormatConverter, componentSubType: subType,
+                                                                     componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0))
+        defer { AudioComponentInstanceDispose(unit) }
+        let phase = Phase()
+        TestSupport.setCallback(unit, 0, Self.sine, Unmanaged.passUnretained(phase).toOpaque())
+        let scheduler: RateScheduler
+        switch subType {
+        case kAudioUnitSubType_AUiPodTime:
+            scheduler = RateScheduler(unit, rateID: kTimePitchParam_Rate, rates: [0.5, 2, 0.8, 1.5, 0.66667, 1.25, 1, 1.9])
+        case kAudioUnitSubType_NewTimePitch:
+            scheduler = RateScheduler(unit, rateID: kNewTimePitchParam_Rate, rates: [0.5, 2, 1, 4, 0.25, 1.3],
+                                      pitchID: kNewTimePitchParam_Pitch, pitches: [0, 1200, -700, 2400, -2400, 100, 0])
+        default:
+            scheduler = RateScheduler(unit, rateID: kVarispeedParam_PlaybackRate, rates: [0.5, 2, 1, 4, 0.25, 1.3])
+        }
+        AudioUnitAddRenderNotify(unit, RateScheduler.notify, Unmanaged.passUnretained(scheduler).toOpaque())
+        #expect(AudioUnitInitialize(unit) == noErr)
+        #expect(renderManySlices(unit, slices: 1_000, frames: 512, callerMemory: true) == 0)
+        #expect(scheduler.slice == 1_000)
+    }
+
     /// CARingBuffer's Store, Fetch and GetTimeBounds (wrapping, skipping ahead, zero-filling at both ends).
     @Test func ringBufferStoreAndFetchAllocateNothing() {
         let ring = CARingBuffer()

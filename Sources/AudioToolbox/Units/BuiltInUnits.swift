@@ -31,6 +31,14 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { SpatialMixer(component: $0) }),
             AudioComponentEntry(description: SpatialMixer.macDescription, name: "Apple: AU3DMixer",
                                 version: 0x0001_0000, maker: .builtIn { SpatialMixer(component: $0) }),
+            AudioComponentEntry(description: AUiPodTime.description, name: "Apple: AUiPodTime",
+                                version: 0x0001_0000, maker: .builtIn { AUiPodTime(component: $0) }),
+            AudioComponentEntry(description: AUiPodTime.otherDescription, name: "Apple: AUiPodTimeOther",
+                                version: 0x0001_0000, maker: .builtIn { AUiPodTime(component: $0) }),
+            AudioComponentEntry(description: NewTimePitch.description, name: "Apple: AUNewTimePitch",
+                                version: 0x0001_0000, maker: .builtIn { NewTimePitch(component: $0) }),
+            AudioComponentEntry(description: Varispeed.description, name: "Apple: AUVarispeed",
+                                version: 0x0001_0000, maker: .builtIn { Varispeed(component: $0) }),
         ]
     }
 }

@@ -1,0 +1,113 @@
+// qa1717-demo: Technical Q&A QA1717's graph rendered offline to a WAV file. A render callback gives a spoken-pitch
+// test tone (a 220 Hz harmonic tone pulsing like syllables, 16-bit interleaved stereo at 22050 Hz) to an
+// AUConverter, then an AUMultiChannelMixer, then AUiPodTime at the rate given, then GenericOutput (in place of
+// RemoteIO), pulled with AudioUnitRender and written with ExtAudioFile.
+//   qa1717-demo [rate] [input-seconds] [out.wav]      (defaults: 1.5, 4, qa1717.wav)
+import AudioToolbox
+
+let clientRate = 22050.0, outputRate = 44100.0
+
+/// Frame n of the client's audio: harmonics 1...4 of 220 Hz, amplitude-modulated at 4 Hz.
+let toneCallback: AURenderCallback = { _, _, timeStamp, _, frames, ioData in
+    let p = UnsafeMutableAudioBufferListPointer(ioData!)[0].mData!.assumingMemoryBound(to: Int16.self)
+    for i in 0..<Int(frames) {
+        let t = (timeStamp.pointee.mSampleTime + Double(i)) / clientRate
+        var s = 0.0
+        for h in 1...4 { s += sin(2 * Double.pi * 220 * Double(h) * t) / Double(h) }
+        let x = Int16((0.25 * s * (0.6 + 0.4 * sin(2 * Double.pi * 4 * t)) * 32767).rounded())
+        p[2 * i] = x
+        p[2 * i + 1] = x
+    }
+    return noErr
+}
+
+func check(_ status: OSStatus, _ what: String) {
+    guard status == noErr else {
+        FileHandle.standardError.write("qa1717-demo: \(what) failed: \(status)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
+
+func description(_ type: OSType, _ subType: OSType) -> AudioComponentDescription {
+    AudioComponentDescription(componentType: type, componentSubType: subType, componentManufacturer: kAudioUnitManufacturer_Apple,
+                              componentFlags: 0, componentFlagsMask: 0)
+}
+
+func setFormat(_ unit: AudioUnit, _ scope: AudioUnitScope, _ format: AudioStreamBasicDescription, _ what: String) {
+    var f = format
+    check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &f, UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), what)
+}
+
+let args = CommandLine.arguments
+let rate = args.count > 1 ? Float(args[1]) ?? 1.5 : 1.5
+let inputSeconds = args.count > 2 ? Double(args[2]) ?? 4 : 4
+let path = args.count > 3 ? args[3] : "qa1717.wav"
+
+// Listing 1: the graph.
+var graph: AUGraph?
+check(NewAUGraph(&graph), "NewAUGraph")
+var outputDesc = description(kAudioUnitType_Output, kAudioUnitSubType_GenericOutput)
+var iPodTimeDesc = description(kAudioUnitType_FormatConverter, kAudioUnitSubType_AUiPodTime)
+var mixerDesc = description(kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer)
+var converterDesc = description(kAudioUnitType_FormatConverter, kAudioUnitSubType_AUConverter)
+var outputNode = AUNode(), iPodTimeNode = AUNode(), mixerNode = AUNode(), converterNode = AUNode()
+check(AUGraphAddNode(graph!, &outputDesc, &outputNode), "AUGraphAddNode output")
+check(AUGraphAddNode(graph!, &iPodTimeDesc, &iPodTimeNode), "AUGraphAddNode iPodTime")
+check(AUGraphAddNode(graph!, &mixerDesc, &mixerNode), "AUGraphAddNode mixer")
+check(AUGraphAddNode(graph!, &converterDesc, &converterNode), "AUGraphAddNode converter")
+check(AUGraphConnectNodeInput(graph!, converterNode, 0, mixerNode, 0), "connect converter -> mixer")
+check(AUGraphConnectNodeInput(graph!, mixerNode, 0, iPodTimeNode, 0), "connect mixer -> iPodTime")
+check(AUGraphConnectNodeInput(graph!, iPodTimeNode, 0, outputNode, 0), "connect iPodTime -> output")
+check(AUGraphOpen(graph!), "AUGraphOpen")
+var converter: AudioUnit?, mixer: AudioUnit?, iPodTime: AudioUnit?, output: AudioUnit?
+AUGraphNodeInfo(graph!, converterNode, nil, &converter)
+AUGraphNodeInfo(graph!, mixerNode, nil, &mixer)
+AUGraphNodeInfo(graph!, iPodTimeNode, nil, &iPodTime)
+AUGraphNodeInfo(graph!, outputNode, nil, &output)
+var buses: UInt32 = 1
+check(AudioUnitSetProperty(mixer!, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &buses, 4), "set bus count")
+var callback = AURenderCallbackStruct(inputProc: toneCallback, inputProcRefCon: nil)
+check(AUGraphSetNodeInputCallback(graph!, converterNode, 0, &callback), "AUGraphSetNodeInputCallback")
+let clientFormat = OCAFormat.linearPCM(sampleRate: clientRate, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+let outputFormat = OCAFormat.canonical(sampleRate: outputRate, channels: 2)
+setFormat(converter!, kAudioUnitScope_Input, clientFormat, "converter input format")
+setFormat(converter!, kAudioUnitScope_Output, outputFormat, "converter output format")
+setFormat(mixer!, kAudioUnitScope_Output, outputFormat, "mixer output format")
+setFormat(iPodTime!, kAudioUnitScope_Output, outputFormat, "iPodTime output format")
+check(AUGraphInitialize(graph!), "AUGraphInitialize")
+CAShow(UnsafeMutableRawPointer(graph!))
+
+// Listing 2: the rate (rounded by the unit).
+check(AudioUnitSetParameter(iPodTime!, kTimePitchParam_Rate, kAudioUnitScope_Global, 0, rate, 0), "set rate")
+var played: Float = 0
+AudioUnitGetParameter(iPodTime!, kTimePitchParam_Rate, kAudioUnitScope_Global, 0, &played)
+
+// The file: 16-bit WAVE at 44100 Hz, written from the canonical format.
+var fileFormat = OCAFormat.linearPCM(sampleRate: outputRate, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+var file: ExtAudioFileRef?
+check(ExtAudioFileCreateWithURL(URL(fileURLWithPath: path) as CFURL, kAudioFileWAVEType, &fileFormat, nil,
+                                AudioFileFlags.eraseFile.rawValue, &file), "ExtAudioFileCreateWithURL")
+var clientFileFormat = outputFormat
+check(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size),
+                              &clientFileFormat), "set client format")
+
+let slice: UInt32 = 512
+let total = Int((inputSeconds * outputRate / Double(played)).rounded())
+let abl = AudioBufferList.allocate(maximumBuffers: 2)
+var timeStamp = AudioTimeStamp()
+timeStamp.mFlags = .sampleTimeValid
+var done = 0
+while done < total {
+    let frames = UInt32(min(Int(slice), total - done))
+    for b in 0..<2 { abl[b] = AudioBuffer(mNumberChannels: 1, mDataByteSize: frames * 4, mData: nil) }
+    var flags = AudioUnitRenderActionFlags()
+    check(AudioUnitRender(output!, &flags, &timeStamp, 0, frames, abl.unsafeMutablePointer), "AudioUnitRender")
+    check(ExtAudioFileWrite(file!, frames, abl.unsafeMutablePointer), "ExtAudioFileWrite")
+    timeStamp.mSampleTime += Double(frames)
+    done += Int(frames)
+}
+check(ExtAudioFileDispose(file!), "ExtAudioFileDispose")
+free(abl.unsafeMutablePointer)
+DisposeAUGraph(graph!)
+print(String(format: "rate %.5g (asked %.5g): %.3f s of input played in %.3f s, written to %@", played, rate, inputSeconds,
+             Double(total) / outputRate, path))
