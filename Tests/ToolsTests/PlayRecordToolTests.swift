@@ -28,6 +28,25 @@ import Testing
         #expect(r.status == 1 && r.stderr.contains("can't open"))
     }
 
+    /// afplay -r: 2x plays in half the time at the same pitch (NewTimePitch in the graph); -r 0.5 -q 1 in twice.
+    @Test func afplayRateKeepsPitch() throws {
+        let input = Fixture.tempURL("wav"), fast = Fixture.tempURL("wav"), slow = Fixture.tempURL("wav")
+        defer { for u in [input, fast, slow] { try? FileManager.default.removeItem(at: u) } }
+        try Fixture.writeWAV(input)
+        for (rate, url, extra) in [(2.0, fast, [String]()), (0.5, slow, ["-q", "1"])] {
+            let r = try Tools.run("afplay", ["-r", "\(rate)", "-o", url.path] + extra + [input.path])
+            #expect(r.status == 0, "\(r.stderr)")
+            let samples = try Fixture.readFloat(url).samples
+            #expect(abs(Double(samples.count / 2) - 44100 / rate) <= 1, "rate \(rate): \(samples.count / 2) frames")
+            // The left channel's 440 Hz, measured away from the ends.
+            let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+            let middle = left[(left.count / 4)..<(3 * left.count / 4)]
+            let amplitude440 = ToneAnalysis.fit(middle, frequency: 440, rate: 44100).amplitude
+            let amplitude880 = ToneAnalysis.fit(middle, frequency: 440 * rate, rate: 44100).amplitude
+            #expect(amplitude440 > 0.45 && amplitude880 < 0.05, "rate \(rate): 440 Hz at \(amplitude440), \(440 * rate) Hz at \(amplitude880)")
+        }
+    }
+
     /// afplay on the default output: the sink hears the file's tones at the file's level.
     @Test func afplayPlaysOnTheDevice() throws {
         let input = Fixture.tempURL("wav")
