@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "CCoreAudio", dependencies: ["CCoreAudioTypes"]),
         // libasound: the HAL's device backend (reaches PulseAudio and PipeWire through their ALSA plugins).
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // speexdsp: VoiceProcessingIO's echo canceller and automatic gain control.
+        .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
 
@@ -43,7 +45,7 @@ let package = Package(
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
             name: "AudioToolbox",
-            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport"]
+            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP"]
         ),
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
 

@@ -6,7 +6,8 @@ set -euo pipefail
 # sox, ffmpeg: independent readers and writers that check our files. libasound2-dev: the HAL's ALSA
 # backend. pulseaudio (+ utils, + the ALSA plugin): a sound server with null sinks for the device tests
 # and for machines without a sound card.
-packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins)
+# libspeexdsp-dev: VoiceProcessingIO's echo canceller. espeak-ng: real speech for the voice tests.
+packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

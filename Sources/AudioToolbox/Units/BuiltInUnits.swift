@@ -13,6 +13,8 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUHALOutput(component: $0, kind: .systemOutput) }),
             AudioComponentEntry(description: AUHALOutput.description(kAudioUnitSubType_RemoteIO), name: "Apple: AURemoteIO",
                                 version: 0x0001_0000, maker: .builtIn { AUHALOutput(component: $0, kind: .remoteIO) }),
+            AudioComponentEntry(description: AUHALOutput.description(kAudioUnitSubType_VoiceProcessingIO), name: "Apple: AUVoiceProcessor",
+                                version: 0x0001_0000, maker: .builtIn { VoiceProcessingIO(component: $0) }),
             AudioComponentEntry(description: AUConverter.description, name: "Apple: AUConverter",
                                 version: 0x0001_0000, maker: .builtIn { AUConverter(component: $0) }),
             AudioComponentEntry(description: SampleDelay.description, name: "Apple: AUSampleDelay",

@@ -1,0 +1,158 @@
+import CSpeexDSP
+
+/// VoiceProcessingIO (`'auou' 'vpio' 'appl'`): RemoteIO with input on by default and voice processing on the
+/// captured input: acoustic echo cancellation against what the unit itself plays (speexdsp's multidelay
+/// block frequency-domain adaptive filter, 200 ms of echo path), residual echo suppression and automatic gain
+/// control (speexdsp's preprocessor). The first input channel is processed and written to every channel; the
+/// echo reference is the first output channel. Properties: kAUVoiceIOProperty_BypassVoiceProcessing,
+/// VoiceProcessingEnableAGC (on by default) and MuteOutput. Processing runs in 128-frame blocks; a device
+/// period that is not a multiple of 128 leaves its last partial block unprocessed.
+final class VoiceProcessingIO: AUHALOutput, @unchecked Sendable {
+    static let blockFrames = 128
+    static let echoPathSeconds = 0.2
+
+    private var bypass: UInt32 = 0
+    private var agc: UInt32 = 1
+    private var muteOutput: UInt32 = 0
+    private var echo: OpaquePointer?
+    private var preprocess: OpaquePointer?
+    private let block = UnsafeMutablePointer<Int16>.allocate(capacity: VoiceProcessingIO.blockFrames)
+    private let cleaned = UnsafeMutablePointer<Int16>.allocate(capacity: VoiceProcessingIO.blockFrames)
+    /// Played blocks not yet matched with captured ones (IO thread only): each captured block is cancelled
+    /// against the oldest, so the reference leads the echo by at least one device period and the adaptive
+    /// filter (200 ms long) absorbs the rest of the path's delay.
+    private static let fifoBlocks = 64
+    private let reference = UnsafeMutablePointer<Int16>.allocate(capacity: VoiceProcessingIO.fifoBlocks * VoiceProcessingIO.blockFrames)
+    private var fifoStart = 0, fifoCount = 0
+    private let silence: UnsafeMutablePointer<Int16> = {
+        let p = UnsafeMutablePointer<Int16>.allocate(capacity: VoiceProcessingIO.blockFrames)
+        p.initialize(repeating: 0, count: VoiceProcessingIO.blockFrames)
+        return p
+    }()
+
+    init(component: AudioComponentEntry) {
+        super.init(component: component, kind: .voiceProcessing)
+    }
+
+    deinit {
+        releaseProcessing()
+        block.deallocate()
+        cleaned.deallocate()
+        reference.deallocate()
+        silence.deallocate()
+    }
+
+    private func releaseProcessing() {
+        if let preprocess { speex_preprocess_state_destroy(preprocess) }
+        if let echo { speex_echo_state_destroy(echo) }
+        preprocess = nil
+        echo = nil
+    }
+
+    override func voiceProcessingInitialize() -> OSStatus {
+        releaseProcessing()
+        let rate = Int32(inputs[1].format.mSampleRate)
+        guard let e = speex_echo_state_init(Int32(Self.blockFrames), Int32(Self.echoPathSeconds * Double(rate))),
+              let p = speex_preprocess_state_init(Int32(Self.blockFrames), rate) else { return kAudioUnitErr_FailedInitialization }
+        var r = rate
+        speex_echo_ctl(e, SPEEX_ECHO_SET_SAMPLING_RATE, &r)
+        speex_preprocess_ctl(p, SPEEX_PREPROCESS_SET_ECHO_STATE, UnsafeMutableRawPointer(e))
+        echo = e
+        preprocess = p
+        fifoStart = 0
+        fifoCount = 0
+        applyAGC()
+        return noErr
+    }
+
+    private func applyAGC() {
+        guard let preprocess else { return }
+        var on = Int32(agc != 0 ? 1 : 0)
+        speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_AGC, &on)
+        var off: Int32 = 0
+        speex_preprocess_ctl(preprocess, SPEEX_PREPROCESS_SET_DENOISE, &off)
+    }
+
+    override func cleanupUnit() {
+        super.cleanupUnit()
+        releaseProcessing()
+    }
+
+    // MARK: Properties
+
+    private static let properties: Set<AudioUnitPropertyID> = [kAUVoiceIOProperty_BypassVoiceProcessing,
+                                                              kAUVoiceIOProperty_VoiceProcessingEnableAGC, kAUVoiceIOProperty_MuteOutput]
+
+    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
+        guard Self.properties.contains(id) else { return super.extraPropertyInfo(id, scope, element) }
+        return scope == kAudioUnitScope_Global ? (noErr, 4, true) : (kAudioUnitErr_InvalidScope, 0, false)
+    }
+
+    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
+        switch id {
+        case kAUVoiceIOProperty_BypassVoiceProcessing: out.storeBytes(of: bypass, as: UInt32.self)
+        case kAUVoiceIOProperty_VoiceProcessingEnableAGC: out.storeBytes(of: agc, as: UInt32.self)
+        case kAUVoiceIOProperty_MuteOutput: out.storeBytes(of: muteOutput, as: UInt32.self)
+        default: return super.extraGetProperty(id, scope, element, out)
+        }
+        return noErr
+    }
+
+    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
+        guard Self.properties.contains(id) else { return super.extraSetProperty(id, scope, element, data, size) }
+        guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
+        guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
+        let value = data.loadUnaligned(as: UInt32.self) != 0 ? UInt32(1) : 0
+        switch id {
+        case kAUVoiceIOProperty_BypassVoiceProcessing: bypass = value
+        case kAUVoiceIOProperty_VoiceProcessingEnableAGC: agc = value; applyAGC()
+        default: muteOutput = value
+        }
+        return noErr
+    }
+
+    // MARK: Processing (the device's IO thread)
+
+    /// The far end: what is about to be played is the echo reference (after MuteOutput, so a muted unit
+    /// expects no echo).
+    override func renderedOutput(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {
+        if muteOutput != 0 { samples.update(repeating: 0, count: frames * channels) }
+        guard bypass == 0, echo != nil else { return }
+        var start = 0
+        while start + Self.blockFrames <= frames {
+            if fifoCount == Self.fifoBlocks { fifoStart = (fifoStart + 1) % Self.fifoBlocks; fifoCount -= 1 }  // drop the oldest
+            let slot = reference + ((fifoStart + fifoCount) % Self.fifoBlocks) * Self.blockFrames
+            for k in 0..<Self.blockFrames { slot[k] = Self.int16(samples[(start + k) * channels]) }
+            fifoCount += 1
+            start += Self.blockFrames
+        }
+    }
+
+    /// The near end: the microphone with the echo of the far end removed, then AGC.
+    override func processCapturedInput(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {
+        guard bypass == 0, let echo, let preprocess else { return }
+        var start = 0
+        while start + Self.blockFrames <= frames {
+            for k in 0..<Self.blockFrames { block[k] = Self.int16(samples[(start + k) * channels]) }
+            let played: UnsafeMutablePointer<Int16>
+            if fifoCount > 0 {
+                played = reference + fifoStart * Self.blockFrames
+                fifoStart = (fifoStart + 1) % Self.fifoBlocks
+                fifoCount -= 1
+            } else {
+                played = silence
+            }
+            speex_echo_cancellation(echo, block, played, cleaned)
+            speex_preprocess_run(preprocess, cleaned)
+            for k in 0..<Self.blockFrames {
+                let v = Float(cleaned[k]) / 32768
+                for c in 0..<channels { samples[(start + k) * channels + c] = v }
+            }
+            start += Self.blockFrames
+        }
+    }
+
+    @inline(__always) static func int16(_ x: Float) -> Int16 { Int16(max(-32768, min(32767, (x * 32768).rounded()))) }
+}
