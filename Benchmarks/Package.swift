@@ -32,6 +32,10 @@ let package = Package(
         .executableTarget(
             name: "timestretch",
             dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")]),
+        // Round-trip latency through RemoteIO on the PulseAudio server, per device buffer size.
+        .executableTarget(
+            name: "RoundTripLatency",
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),

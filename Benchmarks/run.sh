@@ -10,7 +10,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 swift build -c release
-for b in RenderOverhead GraphRender MixerBench ResamplerBench FileIOBench TimeStretchBench; do
+../scripts/pulse-server.sh
+for b in RenderOverhead GraphRender MixerBench ResamplerBench FileIOBench TimeStretchBench RoundTripLatency; do
     echo "== $b"
     .build/release/$b
     echo
