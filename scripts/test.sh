@@ -5,7 +5,7 @@
 # threads and the server, and they would hear dropouts that are the test run's, not the code's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-devices='HALTests|IOUnitTests|DeviceScenarioTests|PlayRecordToolTests|VoiceProcessingTests'
+devices='HALTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|VoiceProcessingTests'
 swift build --build-tests
 swift test --skip-build --skip "$devices"
 scripts/pulse-server.sh
