@@ -14,13 +14,6 @@ import Testing
                                                           componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0))
     }
 
-    func tone(_ f: Double, seconds: Double, amplitude: Float) -> [Float] {
-        (0..<Int(seconds * Self.rate)).flatMap { n -> [Float] in
-            let v = amplitude * Float(sin(2 * Double.pi * f * Double(n) / Self.rate))
-            return [v, v]
-        }
-    }
-
     /// What the "out" sink heard of a tone: its amplitude at `f`, a second after it started.
     func heardAmplitude(_ heard: [Float], _ f: Double) throws -> Double {
         let onset = ToneAnalysis.onset(heard, threshold: 0.05)
@@ -92,7 +85,7 @@ import Testing
         #expect(AudioOutputUnitStart(output) == noErr)
         let capture = try PulseTestServer.Capture()
         Thread.sleep(forTimeInterval: 0.3)
-        let player = try PulseTestServer.startPlaying(tone(700, seconds: 2, amplitude: 0.4))
+        let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(700, seconds: 2, amplitude: 0.4))
         player.waitUntilExit()
         Thread.sleep(forTimeInterval: 0.5)
         #expect(AudioOutputUnitStop(output) == noErr && AudioOutputUnitStop(input) == noErr)
@@ -141,7 +134,7 @@ import Testing
         #expect(AudioOutputUnitStart(rio) == noErr)
         let capture = try PulseTestServer.Capture()
         Thread.sleep(forTimeInterval: 0.3)
-        let player = try PulseTestServer.startPlaying(tone(1000, seconds: 2, amplitude: 0.4))
+        let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(1000, seconds: 2, amplitude: 0.4))
         player.waitUntilExit()
         Thread.sleep(forTimeInterval: 0.5)
         #expect(AudioOutputUnitStop(rio) == noErr)

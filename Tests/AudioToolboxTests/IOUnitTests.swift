@@ -1,3 +1,4 @@
+import AudioDSP
 import AudioToolbox
 import DeviceTestSupport
 import Foundation
@@ -30,13 +31,6 @@ import Testing
             tone.phase = (tone.phase + Double(frames) * step).truncatingRemainder(dividingBy: 2 * Double.pi)
             tone.frames += Int(frames)
             return noErr
-        }
-    }
-
-    func sine(_ f: Double, seconds: Double, amplitude: Float = 0.5) -> [Float] {
-        (0..<Int(seconds * 44100)).flatMap { n -> [Float] in
-            let v = amplitude * Float(sin(2 * Double.pi * f * Double(n) / 44100))
-            return [v, v]
         }
     }
 
@@ -75,8 +69,8 @@ import Testing
         }
         let onset = try #require(ToneAnalysis.onset(heard[0], threshold: 0.05))
         let window = heard[0][(onset + 4410)...].prefix(441_000).map { Float($0) }
-        let measured = window.withUnsafeBufferPointer { SignalMeasurementBridge.frequency($0) }
-        #expect(abs(measured - 1000) < 0.5, "frequency \(measured)")
+        let measured = window.withUnsafeBufferPointer { SignalMeasurement.zeroCrossingFrequency($0, sampleRate: 44100) }
+        #expect(abs((measured ?? 0) - 1000) < 0.5, "frequency \(measured ?? 0)")
     }
 
     /// The same through a graph: render callback -> multichannel mixer -> DefaultOutput, started with AUGraphStart.
@@ -127,7 +121,7 @@ import Testing
         #expect(AudioUnitInitialize(unit) == noErr)
         #expect(AudioOutputUnitStart(unit) == noErr)
         Thread.sleep(forTimeInterval: 0.3)
-        let player = try PulseTestServer.startPlaying(sine(660, seconds: 1.5, amplitude: 0.4))
+        let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(660, seconds: 1.5, amplitude: 0.4))
         player.waitUntilExit()
         Thread.sleep(forTimeInterval: 0.3)
         #expect(AudioOutputUnitStop(unit) == noErr)
@@ -206,17 +200,5 @@ import Testing
         var device0 = AudioDeviceID(0)
         #expect(AudioUnitSetProperty(def, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &device0, 4) == kAudioUnitErr_PropertyNotWritable)
         #expect(AudioOutputUnitStart(def) == kAudioUnitErr_Uninitialized)
-    }
-}
-
-/// Zero-crossing frequency over a window (SignalMeasurement lives in AudioDSP, which this target reaches via AudioToolbox's tests).
-enum SignalMeasurementBridge {
-    static func frequency(_ x: UnsafeBufferPointer<Float>) -> Double {
-        var crossings: [Double] = []
-        for i in 1..<x.count where x[i - 1] < 0 && x[i] >= 0 {
-            crossings.append(Double(i - 1) + Double(-x[i - 1] / (x[i] - x[i - 1])))
-        }
-        guard crossings.count > 1 else { return 0 }
-        return Double(crossings.count - 1) * 44100 / (crossings.last! - crossings.first!)
     }
 }

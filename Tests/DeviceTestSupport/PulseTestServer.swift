@@ -71,6 +71,14 @@ public enum PulseTestServer {
         }
     }
 
+    /// A sine as interleaved stereo Float32 at 44.1 kHz (both channels equal), for playing into a sink.
+    public static func stereoSine(_ frequency: Double, seconds: Double, amplitude: Float) -> [Float] {
+        (0..<Int(seconds * rate)).flatMap { n -> [Float] in
+            let v = amplitude * Float(sin(2 * Double.pi * frequency * Double(n) / rate))
+            return [v, v]
+        }
+    }
+
     /// Starts playing Float32 stereo samples into a sink; returns the player (wait for it or kill it).
     public static func startPlaying(_ interleaved: [Float], sink: String = "mic") throws -> Process {
         let process = Process()

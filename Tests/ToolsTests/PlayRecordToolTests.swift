@@ -70,11 +70,7 @@ import Testing
     @Test func afrecordRecordsTheInput() throws {
         let output = Fixture.tempURL("wav")
         defer { try? FileManager.default.removeItem(at: output) }
-        let tone = (0..<(44100 * 3)).flatMap { n -> [Float] in
-            let v = Float(0.4 * sin(2 * Double.pi * 500 * Double(n) / 44100))
-            return [v, v]
-        }
-        let player = try PulseTestServer.startPlaying(tone)
+        let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(500, seconds: 3, amplitude: 0.4))
         Thread.sleep(forTimeInterval: 0.3)
         let r = try Tools.run("afrecord", ["-t", "2", "-d", "LEI16", output.path])
         player.terminate()

@@ -131,11 +131,7 @@ final class HALDevice: HALObject, @unchecked Sendable {
         case kAudioDevicePropertyBufferFrameSizeRange:
             let r = Self.frameRange(outputCapabilities, inputCapabilities)
             return .range(AudioValueRange(mMinimum: Double(r.lowerBound), mMaximum: Double(r.upperBound)))
-        case kAudioDevicePropertyUsesVariableBufferFrameSizes: return nil
-        case kAudioDevicePropertyIOProcStreamUsage:
-            guard scope == kAudioObjectPropertyScopeInput || scope == kAudioObjectPropertyScopeOutput,
-                  qualifier.count >= MemoryLayout<UnsafeRawPointer>.size else { return nil }
-            return nil  // answered by streamUsage(get:) in the API layer (the value depends on the caller's struct)
+        // IOProcStreamUsage depends on the caller's struct: the API layer answers it through streamUsage.
         default: return super.value(address, qualifier: qualifier)
         }
     }
