@@ -133,4 +133,43 @@ import Testing
         #expect(abs(passed) < 3, "near-end level through the unit: \(passed) dB")
         print("VoiceProcessingIO: ERLE \(String(format: "%.1f", erle)) dB, near end \(String(format: "%+.1f", passed)) dB")
     }
+
+    /// AGC: quiet near-end speech (about -36 dBFS) comes out at least 10 dB louder with AGC on once it has
+    /// settled, and at its own level with AGC off.
+    @Test(.timeLimit(.minutes(1))) func agcRaisesQuietSpeech() throws {
+        let near = try Self.speech("A quiet voice, far from the microphone, keeps on talking for a while.", seconds: 6)
+        var gains: [Bool: Double] = [:]
+        for agc in [true, false] {
+            let unit = try TestSupport.newUnit(AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_VoiceProcessingIO,
+                                                                         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0))
+            defer { AudioComponentInstanceDispose(unit) }
+            #expect(TestSupport.setUInt32(unit, kAUVoiceIOProperty_VoiceProcessingEnableAGC, kAudioUnitScope_Global, 0, agc ? 1 : 0) == noErr)
+            var mono = OCAFormat.canonical(sampleRate: Self.rate, channels: 1)
+            let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+            #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &mono, size) == noErr)
+            #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, &mono, size) == noErr)
+            let call = Call(farEnd: [])
+            call.unit = unit
+            #expect(TestSupport.setCallback(unit, 0, Call.speaker, Unmanaged.passUnretained(call).toOpaque()) == noErr)
+            var input = AURenderCallbackStruct(inputProc: Call.microphone, inputProcRefCon: Unmanaged.passUnretained(call).toOpaque())
+            #expect(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &input,
+                                         UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr)
+            #expect(AudioUnitInitialize(unit) == noErr)
+            #expect(AudioOutputUnitStart(unit) == noErr)
+            Thread.sleep(forTimeInterval: 0.3)
+            let quiet: Float = 0.03
+            let player = try PulseTestServer.startPlaying(near.flatMap { [$0 * quiet, $0 * quiet] }, sink: "mic")
+            player.waitUntilExit()
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(AudioOutputUnitStop(unit) == noErr)
+            // The last 2 s of speech through the unit against the same speech as played.
+            let speechEnd = call.processed.count - Int(0.6 * Self.rate)
+            let through = Self.power(call.processed[max(0, speechEnd - Int(2 * Self.rate))..<max(0, speechEnd)])
+            let played = Self.power(near.suffix(Int(2.5 * Self.rate)).prefix(Int(2 * Self.rate)).map { $0 * quiet }[...])
+            gains[agc] = 10 * log10(through / played)
+        }
+        #expect(gains[true]! >= 10, "AGC gain \(gains[true]!) dB")
+        #expect(abs(gains[false]!) < 1.5, "without AGC \(gains[false]!) dB")
+        print("VoiceProcessingIO AGC: \(String(format: "%+.1f", gains[true]!)) dB with, \(String(format: "%+.1f", gains[false]!)) dB without")
+    }
 }

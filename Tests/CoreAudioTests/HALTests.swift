@@ -176,6 +176,36 @@ import Testing
         #expect(ToneAnalysis.longestGap(body) < 8)
     }
 
+    /// Setting the default output device notifies DefaultOutputDevice listeners; a device without the
+    /// direction is refused with kAudioHardwareBadDeviceError.
+    @Test func defaultDeviceChangesNotify() throws {
+        var a = address(kAudioHardwarePropertyDevices)
+        var size: UInt32 = 0
+        #expect(AudioObjectGetPropertyDataSize(kAudioObjectSystemObject, &a, 0, nil, &size) == noErr)
+        var ids = [AudioObjectID](repeating: 0, count: Int(size) / 4)
+        #expect(AudioObjectGetPropertyData(kAudioObjectSystemObject, &a, 0, nil, &size, &ids) == noErr)
+        let original = defaultOutput()
+        let other = try #require(ids.first { $0 != original && string($0, kAudioDevicePropertyDeviceUID) == "pulse" }, "a second device")
+        let heard = Heard()
+        var d = address(kAudioHardwarePropertyDefaultOutputDevice)
+        let listener: AudioObjectPropertyListenerBlock = { _, addresses in heard.add(addresses.pointee.mSelector) }
+        let added = AudioObjectAddPropertyListenerBlock(kAudioObjectSystemObject, &d, nil, listener)
+        #expect(added == noErr)
+        var id = other
+        #expect(AudioObjectSetPropertyData(kAudioObjectSystemObject, &d, 0, nil, 4, &id) == noErr)
+        #expect(heard.wait(for: kAudioHardwarePropertyDefaultOutputDevice))
+        #expect(defaultOutput() == other)
+        heard.reset()
+        id = original
+        #expect(AudioObjectSetPropertyData(kAudioObjectSystemObject, &d, 0, nil, 4, &id) == noErr)
+        #expect(heard.wait(for: kAudioHardwarePropertyDefaultOutputDevice))
+        #expect(defaultOutput() == original)
+        let removed = AudioObjectRemovePropertyListenerBlock(kAudioObjectSystemObject, &d, nil, listener)
+        #expect(removed == noErr)
+        id = 4242
+        #expect(AudioObjectSetPropertyData(kAudioObjectSystemObject, &d, 0, nil, 4, &id) == kAudioHardwareBadDeviceError)
+    }
+
     /// A device added to ALSA's configuration appears (with a Devices notification) and disappears again.
     @Test func devicesAppearAndDisappear() throws {
         let home = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".asoundrc")
