@@ -132,6 +132,32 @@ import Testing
         #expect(recorder.timesIncreaseByFrames)
     }
 
+    /// The input path converts sample rate: a 22050 Hz client records the 660 Hz tone at its own rate (pitch and
+    /// level kept, about half as many frames), and the device keeps running at its own rate.
+    @Test func inputConvertsSampleRate() throws {
+        let unit = try TestSupport.newUnit(Self.description(kAudioUnitSubType_HALOutput))
+        defer { AudioComponentInstanceDispose(unit) }
+        let recorder = Recorder(unit: unit, rate: 22050)
+        try recorder.configureInputOnly()
+        #expect(AudioUnitInitialize(unit) == noErr)
+        let deviceRate = TestSupport.format(unit, kAudioUnitScope_Input, 1).mSampleRate
+        #expect(deviceRate == 44100)
+        #expect(AudioOutputUnitStart(unit) == noErr)
+        Thread.sleep(forTimeInterval: 0.3)
+        let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(660, seconds: 1.5, amplitude: 0.4))
+        player.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(AudioOutputUnitStop(unit) == noErr)
+        #expect(recorder.failures == 0)
+        let start = try #require(ToneAnalysis.onset(recorder.samples, threshold: 0.05))
+        let body = recorder.samples[(start + 2205)...].prefix(22050)
+        #expect(body.count == 22050)
+        let amplitude = ToneAnalysis.fit(body, frequency: 660, rate: 22050).amplitude
+        #expect(abs(amplitude - 0.4) < 0.01, "amplitude \(amplitude)")
+        #expect(ToneAnalysis.longestGap(body) < 8)
+        #expect(recorder.timesIncreaseByFrames)
+    }
+
     /// Records the mono client format of the input element through the input callback.
     final class Recorder: @unchecked Sendable {
         let unit: AudioUnit
@@ -141,8 +167,10 @@ import Testing
         var timesIncreaseByFrames = true
         let list = AudioBufferList.allocate(maximumBuffers: 1)
         let memory = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
-        init(unit: AudioUnit) {
+        let rate: Double
+        init(unit: AudioUnit, rate: Double = 44100) {
             self.unit = unit
+            self.rate = rate
             samples.reserveCapacity(44100 * 4)
         }
         deinit { free(list.unsafeMutablePointer); memory.deallocate() }
@@ -156,7 +184,7 @@ import Testing
             var size: UInt32 = 4
             #expect(AudioObjectGetPropertyData(AudioObjectID(kAudioObjectSystemObject), &address, 0, nil, &size, &device) == noErr)
             #expect(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &device, 4) == noErr)
-            var mono = OCAFormat.canonical(sampleRate: 44100, channels: 1)
+            var mono = OCAFormat.canonical(sampleRate: rate, channels: 1)
             #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 1, &mono,
                                          UInt32(MemoryLayout<AudioStreamBasicDescription>.size)) == noErr)
             var callback = AURenderCallbackStruct(inputProc: Self.input, inputProcRefCon: Unmanaged.passUnretained(self).toOpaque())

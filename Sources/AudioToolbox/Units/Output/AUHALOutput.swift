@@ -1,3 +1,4 @@
+import AudioDSP
 import CoreAudio
 import COCASupport
 import Synchronization
@@ -5,8 +6,8 @@ import Synchronization
 /// The I/O units, all one implementation with Apple's bus layout: element 0 goes to the device's output
 /// (the app supplies it on input scope 0), element 1 comes from the device's input (the app reads it from
 /// output scope 1, with AudioUnitRender on bus 1). The device-facing formats (output scope 0, input scope 1)
-/// are the device's and read-only; the client formats are settable, and an AUConverter inside each path
-/// converts (the output path including sample rate). The device's IO thread drives everything: each cycle it
+/// are the device's and read-only; the client formats are settable and converted inside the unit, sample rate
+/// included (an AUConverter pulling the client on the output path; a streaming resampler on the input path). The device's IO thread drives everything: each cycle it
 /// holds the captured input, calls the input callback (ioData NULL), then renders bus 0 into the device.
 /// - AUHAL (`'auou' 'ahal'`): any device (CurrentDevice), output on and input off by default.
 /// - DefaultOutput (`'auou' 'def '`) and SystemOutput (`'auou' 'sys '`): the default output device, output only.
@@ -36,7 +37,15 @@ class AUHALOutput: AUBase, @unchecked Sendable {
     private var outputConverter: AudioUnit?
     private var outputFormatConverter: AudioConverterRef?
     private var inputFormatConverter: AudioConverterRef?
-    private let heldList = AudioBufferList.allocate(maximumBuffers: 1)
+    private var heldList = AudioBufferList.allocate(maximumBuffers: 1)
+    /// Input sample-rate conversion (client input rate ≠ device rate): the held period, de-interleaved,
+    /// resampled into planar buffers at the client's rate (IO thread only; sized at initialize).
+    private var inputResampler: VariableRateResampler?
+    private var planarIn: UnsafeMutablePointer<Float>?, resampled: UnsafeMutablePointer<Float>?
+    private var planarInPointers: UnsafeMutablePointer<UnsafePointer<Float>>?
+    private var resampledPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    private var resampledCapacity = 0, resampledFrames = 0
+    private var clientInputFrames = 0.0
     /// The device input of the current cycle, in the device's format (IO thread only).
     private var held: UnsafeMutablePointer<Float>?
     private var heldCapacity = 0
@@ -218,18 +227,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         // Input only on a device without input: an input unit takes the default input device.
         if enableInput && !enableOutput && deviceFormat(input: true) == nil && kind != .hal { selectDevice(defaultDevice(input: true)) }
         if enableOutput && deviceFormat(input: false) == nil { return kAudioUnitErr_NoConnection }
-        if enableInput {
-            guard let deviceIn = deviceFormat(input: true) else { return kAudioUnitErr_NoConnection }
-            // The input path converts formats at the device's rate: a client input rate the device supports
-            // becomes the device's rate (a shared device changes for every user of it).
-            if outputs[1].format.mSampleRate != deviceIn.mSampleRate {
-                var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyNominalSampleRate, mScope: kAudioObjectPropertyScopeGlobal,
-                                                         mElement: kAudioObjectPropertyElementMain)
-                var rate = outputs[1].format.mSampleRate
-                guard AudioObjectSetPropertyData(device, &address, 0, nil, 8, &rate) == noErr else { return kAudioUnitErr_FormatNotSupported }
-                selectDevice(device)
-            }
-        }
+        if enableInput && deviceFormat(input: true) == nil { return kAudioUnitErr_NoConnection }
         disposeConverters()
         if enableOutput && !AUBase.same(inputs[0].format, outputs[0].format) {
             if inputs[0].format.mSampleRate != outputs[0].format.mSampleRate {
@@ -244,8 +242,31 @@ class AUHALOutput: AUBase, @unchecked Sendable {
             }
         }
         if enableInput {
-            if !AUBase.same(inputs[1].format, outputs[1].format) {
-                guard AudioConverterNew(&inputs[1].format, &outputs[1].format, &inputFormatConverter) == noErr else {
+            let deviceChannels = Int(inputs[1].format.mChannelsPerFrame)
+            // What the held input is in when the app reads it: the device's format, or after resampling,
+            // planar Float32 with the device's channels at the client's rate.
+            var source = inputs[1].format
+            if outputs[1].format.mSampleRate != inputs[1].format.mSampleRate {
+                let step = inputs[1].format.mSampleRate / outputs[1].format.mSampleRate
+                let r = VariableRateResampler(channels: deviceChannels, maximumStep: max(step, 1 / step), quality: .medium)
+                r.step = step
+                inputResampler = r
+                let maxFrames = Int(maxFramesPerSlice)
+                resampledCapacity = Int((Double(maxFrames) / step).rounded(.up)) + 64
+                planarIn = .allocate(capacity: deviceChannels * maxFrames)
+                resampled = .allocate(capacity: deviceChannels * resampledCapacity)
+                planarInPointers = .allocate(capacity: deviceChannels)
+                resampledPointers = .allocate(capacity: deviceChannels)
+                for c in 0..<deviceChannels {
+                    planarInPointers![c] = UnsafePointer(planarIn! + c * maxFrames)
+                    resampledPointers![c] = resampled! + c * resampledCapacity
+                }
+                source = OCAFormat.canonical(sampleRate: outputs[1].format.mSampleRate, channels: UInt32(deviceChannels))
+            }
+            free(heldList.unsafeMutablePointer)
+            heldList = AudioBufferList.allocate(maximumBuffers: max(deviceChannels, 1))
+            if inputResampler != nil || !AUBase.same(source, outputs[1].format) {
+                guard AudioConverterNew(&source, &outputs[1].format, &inputFormatConverter) == noErr else {
                     return kAudioUnitErr_FormatNotSupported
                 }
             }
@@ -287,6 +308,9 @@ class AUHALOutput: AUBase, @unchecked Sendable {
     }
 
     private func disposeConverters() {
+        inputResampler = nil
+        planarIn?.deallocate(); resampled?.deallocate(); planarInPointers?.deallocate(); resampledPointers?.deallocate()
+        planarIn = nil; resampled = nil; planarInPointers = nil; resampledPointers = nil
         if let c = outputConverter { AudioComponentInstanceDispose(c) }
         if let c = outputFormatConverter { AudioConverterDispose(c) }
         if let c = inputFormatConverter { AudioConverterDispose(c) }
@@ -313,6 +337,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         }
         inputOrigin = .nan
         outputOrigin = .nan
+        clientInputFrames = 0
         status = AudioDeviceStart(device, id)
         guard status == noErr else {
             _ = AudioDeviceDestroyIOProcID(device, id)
@@ -396,11 +421,23 @@ class AUHALOutput: AUBase, @unchecked Sendable {
             heldFrames = samples / channels
             heldRead = 0
             processCapturedInput(held, frames: heldFrames, channels: channels)
-            if let cb = inputCallback, let proc = cb.inputProc {
-                var time = adjusted(inputTime.pointee, inputOrigin)
-                var flags = AudioUnitRenderActionFlags()
-                _ = invokeRenderCallback(proc, cb.inputProcRefCon, &flags, &time, 1, UInt32(heldFrames), nil)
+            var delivered = heldFrames
+            if let r = inputResampler, let planarIn, let planarInPointers, let resampledPointers {
+                let stride = Int(maxFramesPerSlice)
+                for c in 0..<channels { for k in 0..<heldFrames { planarIn[c * stride + k] = held[k * channels + c] } }
+                let (_, produced) = r.process(input: planarInPointers, inputFrames: heldFrames, endOfInput: false,
+                                              output: resampledPointers, outputCapacity: resampledCapacity)
+                resampledFrames = produced
+                delivered = produced
             }
+            if let cb = inputCallback, let proc = cb.inputProc {
+                // Sample times count the client's frames: at another rate, the frames delivered so far.
+                var time = adjusted(inputTime.pointee, inputOrigin)
+                if inputResampler != nil { time.mSampleTime = clientInputFrames }
+                var flags = AudioUnitRenderActionFlags()
+                _ = invokeRenderCallback(proc, cb.inputProcRefCon, &flags, &time, 1, UInt32(delivered), nil)
+            }
+            clientInputFrames += Double(delivered)
         }
         guard enableOutput, outList.count > 0, let data = outList[0].mData else { return }
         let channels = Int(max(outList[0].mNumberChannels, 1))
@@ -444,11 +481,24 @@ class AUHALOutput: AUBase, @unchecked Sendable {
             return status
         }
         guard enableInput else { return kAudioUnitErr_CannotDoInCurrentContext }
+        if let c = inputFormatConverter, inputResampler != nil, let resampled {
+            // The resampled period, planar at the client's rate, converted frame for frame.
+            let n = min(Int(frames), resampledFrames - heldRead)
+            guard n == Int(frames) else { return kAudioUnitErr_TooManyFramesToProcess }
+            heldList.unsafeMutablePointer.pointee.mNumberBuffers = inputs[1].format.mChannelsPerFrame
+            for ch in 0..<Int(inputs[1].format.mChannelsPerFrame) {
+                heldList[ch] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(n * 4),
+                                           mData: UnsafeMutableRawPointer(resampled + ch * resampledCapacity + heldRead))
+            }
+            heldRead += n
+            return AudioConverterConvertComplexBuffer(c, frames, heldList.unsafePointer, output)
+        }
         if let c = inputFormatConverter, let held {
             // The held period, in the device's format, converted frame for frame (the rates are equal).
             let channels = Int(inputs[1].format.mChannelsPerFrame)
             let n = min(Int(frames), heldFrames - heldRead)
             guard n == Int(frames) else { return kAudioUnitErr_TooManyFramesToProcess }
+            heldList.unsafeMutablePointer.pointee.mNumberBuffers = 1
             heldList[0] = AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(n * channels * 4),
                                       mData: UnsafeMutableRawPointer(held + heldRead * channels))
             heldRead += n
