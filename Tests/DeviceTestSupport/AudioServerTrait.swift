@@ -10,12 +10,16 @@ public struct AudioServerTrait: SuiteTrait, TestTrait, TestScoping {
                              performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil else { return try await function() }
         await AudioServerGate.shared.acquire()
+        // A desktop's own defaults come back after the test (the test routes them to the null sinks).
+        let saved = PulseTestServer.defaults()
         let ready = PulseTestServer.prepare()
         #expect(ready, "the PulseAudio test server must run (scripts/pulse-server.sh)")
         do { try await function() } catch {
+            if let saved { PulseTestServer.restore(saved) }
             await AudioServerGate.shared.release()
             throw error
         }
+        if let saved { PulseTestServer.restore(saved) }
         await AudioServerGate.shared.release()
     }
 }

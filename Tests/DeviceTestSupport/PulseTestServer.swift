@@ -41,6 +41,19 @@ public enum PulseTestServer {
         return true
     }
 
+    /// The server's default sink and source, if a server runs.
+    public static func defaults() -> (sink: String, source: String)? {
+        let sink = run(["pactl", "get-default-sink"]), source = run(["pactl", "get-default-source"])
+        guard sink.0 == 0, source.0 == 0 else { return nil }
+        func text(_ d: Data) -> String { String(decoding: d, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        return (text(sink.1), text(source.1))
+    }
+
+    public static func restore(_ saved: (sink: String, source: String)) {
+        run(["pactl", "set-default-sink", saved.sink])
+        run(["pactl", "set-default-source", saved.source])
+    }
+
     /// A running capture of a sink's monitor (Float32 stereo at 44.1 kHz), written by parec to a file.
     public final class Capture: @unchecked Sendable {
         let process = Process()
