@@ -176,6 +176,37 @@ import Testing
         #expect(ToneAnalysis.longestGap(body) < 8)
     }
 
+    /// An IOProc that stalls for 200 ms (longer than the device's buffer) causes an xrun: it is recovered,
+    /// reported through kAudioDeviceProcessorOverload, and the device keeps running and calling the proc.
+    @Test func xrunsAreRecoveredAndReported() throws {
+        let device = defaultOutput()
+        final class Stall: @unchecked Sendable { var calls = 0; var stallAt = 40 }
+        let stall = Stall()
+        var proc: AudioDeviceIOProcID?
+        #expect(AudioDeviceCreateIOProcID(device, { _, _, _, _, _, _, data in
+            let s = Unmanaged<Stall>.fromOpaque(data!).takeUnretainedValue()
+            s.calls += 1
+            if s.calls == s.stallAt { usleep(200_000) }
+            return noErr
+        }, Unmanaged.passUnretained(stall).toOpaque(), &proc) == noErr)
+        let heard = Heard()
+        var overload = address(kAudioDeviceProcessorOverload)
+        let listener: AudioObjectPropertyListenerBlock = { _, addresses in heard.add(addresses.pointee.mSelector) }
+        let added = AudioObjectAddPropertyListenerBlock(device, &overload, nil, listener)
+        #expect(added == noErr)
+        #expect(AudioDeviceStart(device, proc) == noErr)
+        #expect(heard.wait(for: kAudioDeviceProcessorOverload, timeout: 4))
+        let before = stall.calls
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(stall.calls > before + 20, "the device stopped calling the proc after the xrun")
+        #expect(get(device, kAudioDevicePropertyDeviceIsRunning, UInt32(0)).1 == 1)
+        #expect(get(device, kAudioDevicePropertyDeviceIsAlive, UInt32(0)).1 == 1)
+        #expect(AudioDeviceStop(device, proc) == noErr)
+        #expect(AudioDeviceDestroyIOProcID(device, proc!) == noErr)
+        let removed = AudioObjectRemovePropertyListenerBlock(device, &overload, nil, listener)
+        #expect(removed == noErr)
+    }
+
     /// Setting the default output device notifies DefaultOutputDevice listeners; a device without the
     /// direction is refused with kAudioHardwareBadDeviceError.
     @Test func defaultDeviceChangesNotify() throws {
