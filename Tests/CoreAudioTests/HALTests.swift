@@ -177,25 +177,33 @@ import Testing
     }
 
     /// An IOProc that stalls for 200 ms (longer than the device's buffer) causes an xrun: it is recovered,
-    /// reported through kAudioDeviceProcessorOverload, and the device keeps running and calling the proc.
+    /// reported through kAudioDeviceProcessorOverload, and the device keeps running and calling the proc. Over a
+    /// second of running without the stall there is no report (the control).
     @Test func xrunsAreRecoveredAndReported() throws {
         let device = defaultOutput()
-        final class Stall: @unchecked Sendable { var calls = 0; var stallAt = 40 }
+        final class Stall: @unchecked Sendable { var calls = 0; var trigger = false }
         let stall = Stall()
         var proc: AudioDeviceIOProcID?
         #expect(AudioDeviceCreateIOProcID(device, { _, _, _, _, _, _, data in
             let s = Unmanaged<Stall>.fromOpaque(data!).takeUnretainedValue()
             s.calls += 1
-            if s.calls == s.stallAt { usleep(200_000) }
+            if s.trigger { s.trigger = false; usleep(200_000) }
             return noErr
         }, Unmanaged.passUnretained(stall).toOpaque(), &proc) == noErr)
+        var usage = AudioHardwareIOProcStreamUsage(mIOProc: unsafeBitCast(proc!, to: UnsafeMutableRawPointer.self), mNumberStreams: 1, mStreamIsOn: (0))
+        var u = address(kAudioDevicePropertyIOProcStreamUsage, kAudioObjectPropertyScopeInput)
+        #expect(AudioObjectSetPropertyData(device, &u, 0, nil, UInt32(MemoryLayout<AudioHardwareIOProcStreamUsage>.size), &usage) == noErr)
         let heard = Heard()
         var overload = address(kAudioDeviceProcessorOverload)
         let listener: AudioObjectPropertyListenerBlock = { _, addresses in heard.add(addresses.pointee.mSelector) }
         let added = AudioObjectAddPropertyListenerBlock(device, &overload, nil, listener)
         #expect(added == noErr)
         #expect(AudioDeviceStart(device, proc) == noErr)
-        #expect(heard.wait(for: kAudioDeviceProcessorOverload, timeout: 4))
+        Thread.sleep(forTimeInterval: 1)
+        heard.reset()
+        #expect(!heard.wait(for: kAudioDeviceProcessorOverload, timeout: 1), "an xrun without a stall")
+        stall.trigger = true
+        #expect(heard.wait(for: kAudioDeviceProcessorOverload, timeout: 3))
         let before = stall.calls
         Thread.sleep(forTimeInterval: 0.5)
         #expect(stall.calls > before + 20, "the device stopped calling the proc after the xrun")
