@@ -98,7 +98,11 @@ enum ALSA {
             var params: OpaquePointer?
             guard snd_pcm_hw_params_malloc(&params) == 0, let params else { snd_pcm_close(pcm); return nil }
             defer { snd_pcm_hw_params_free(params) }
-            var period = snd_pcm_uframes_t(periodFrames), buffer = snd_pcm_uframes_t(periodFrames * 3)
+            // Playback: three periods (the buffer is latency). Capture: at least 100 ms, since data is read as
+            // soon as a period is in and a larger buffer only absorbs a server's bursts (PulseAudio delivers a
+            // monitor source in its own fragments) without adding latency.
+            let captureFrames = max(periodFrames * 8, Int(rate * 0.1))
+            var period = snd_pcm_uframes_t(periodFrames), buffer = snd_pcm_uframes_t(output ? periodFrames * 3 : captureFrames)
             var dir: Int32 = 0
             guard snd_pcm_hw_params_any(pcm, params) >= 0,
                   snd_pcm_hw_params_set_access(pcm, params, SND_PCM_ACCESS_RW_INTERLEAVED) == 0,
