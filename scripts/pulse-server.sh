@@ -4,13 +4,17 @@
 # so what is played into "mic" is what a recording hears). Idempotent: an already running server is
 # given the sinks it lacks.
 set -euo pipefail
+# Starts a command in the background that outlives this script holding none of our caller's descriptors
+# (a caller waiting on them would otherwise wait forever).
+detached() {
+    ( for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+      exec "$@" ) >/dev/null 2>&1 < /dev/null &
+}
 started=0
 if ! pactl info >/dev/null 2>&1; then
     started=1
-    # (Through the same descriptor-closing subshell: the daemon outlives this script.)
-    ( for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
-      exec pulseaudio --daemonize=yes --exit-idle-time=-1 --system=no -n --realtime=yes --high-priority=yes \
-        --load=module-native-protocol-unix --log-target=stderr ) >/dev/null 2>&1 < /dev/null || true
+    detached pulseaudio --daemonize=yes --exit-idle-time=-1 --system=no -n --realtime=yes --high-priority=yes \
+        --load=module-native-protocol-unix --log-target=stderr
     for _ in $(seq 50); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 pactl info >/dev/null 2>&1 || { echo "pulse-server: PulseAudio did not start" >&2; exit 1; }
@@ -32,10 +36,6 @@ if [ "$started" = 1 ]; then chrt -f -a -p 15 "$(pidof pulseaudio | cut -d' ' -f1
 # running at low latency (silence mixed in changes nothing).
 for sink in out mic; do
     if ! pgrep -f "^pacat -p -d $sink --latency-msec=10" >/dev/null; then
-        # Detached, holding none of our caller's descriptors (a caller waiting on a pipe would wait forever).
-        (
-            for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
-            exec setsid pacat -p -d "$sink" --latency-msec=10 --raw --format=s16le --rate=44100 --channels=2 /dev/zero
-        ) >/dev/null 2>&1 < /dev/null &
+        detached setsid pacat -p -d "$sink" --latency-msec=10 --raw --format=s16le --rate=44100 --channels=2 /dev/zero
     fi
 done

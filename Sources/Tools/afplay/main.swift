@@ -180,7 +180,7 @@ var outputDescription = AudioComponentDescription(componentType: kAudioUnitType_
 var outputNode = AUNode()
 check(AUGraphAddNode(graph, &outputDescription, &outputNode), "can't add the output unit")
 var headNode = outputNode
-if let rate {
+if rate != nil {
     var timePitch = AudioComponentDescription(componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_NewTimePitch,
                                               componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
     guard AudioComponentFindNext(nil, &timePitch) != nil else { fail("-r needs the time-pitch unit (NewTimePitch), which this build lacks") }
@@ -188,7 +188,6 @@ if let rate {
     check(AUGraphAddNode(graph, &timePitch, &node), "can't add the time-pitch unit")
     check(AUGraphConnectNodeInput(graph, node, 0, outputNode, 0), "can't connect the time-pitch unit")
     headNode = node
-    _ = rate
 }
 check(AUGraphOpen(graph), "can't open the graph")
 var headUnit: AudioUnit?
