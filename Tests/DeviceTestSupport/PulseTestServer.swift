@@ -104,8 +104,17 @@ public enum PulseTestServer {
         try process.run()
         let data = interleaved.withUnsafeBytes { Data($0) }
         let handle = pipe.fileHandleForWriting
-        Thread.detachNewThread { handle.write(data); try? handle.close() }
+        Thread.detachNewThread { try? handle.write(contentsOf: data); try? handle.close() }
         return process
+    }
+
+    /// Stops a player started by `startPlaying` now and waits for it (pacat ignores SIGTERM as spawned here,
+    /// and one left playing bleeds into the next test's recording).
+    public static func stop(_ player: Process) {
+        // The thread still feeding it must get EPIPE, not the process-killing SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        if player.isRunning { kill(player.processIdentifier, SIGKILL) }
+        player.waitUntilExit()
     }
 
     /// Plays Float32 stereo samples into a sink (blocking until queued).

@@ -73,7 +73,7 @@ import Testing
         let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(500, seconds: 3, amplitude: 0.4))
         Thread.sleep(forTimeInterval: 0.3)
         let r = try Tools.run("afrecord", ["-t", "2", "-d", "LEI16", output.path])
-        player.terminate()
+        PulseTestServer.stop(player)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("RMS"), "no level meter: \(r.stderr)")
         let sox = try #require(Tools.sox)
