@@ -18,8 +18,8 @@ public func AudioConverterNew(_ inSourceFormat: UnsafePointer<AudioStreamBasicDe
                               _ outAudioConverter: UnsafeMutablePointer<AudioConverterRef?>) -> OSStatus {
     outAudioConverter.pointee = nil
     let source = inSourceFormat.pointee, destination = inDestinationFormat.pointee
-    if !(source.mSampleRate > 0 && source.mSampleRate <= 3_072_000) { return kAudioConverterErr_InputSampleRateOutOfRange }
-    if !(destination.mSampleRate > 0 && destination.mSampleRate <= 3_072_000) { return kAudioConverterErr_OutputSampleRateOutOfRange }
+    let rates = AudioConverterObject.checkRates(input: source.mSampleRate, output: destination.mSampleRate)
+    if rates != noErr { return rates }
     guard let input = PCMFormat(source), let output = PCMFormat(destination) else { return kAudioConverterErr_FormatNotSupported }
     let converter = AudioConverterObject(input: input, output: output)
     outAudioConverter.pointee = OpaquePointer(AudioConverterObject.handles.add(converter))

@@ -7,8 +7,32 @@ import AudioDSP
 /// changes the pipeline is set), so conversion itself never allocates.
 final class AudioConverterObject: @unchecked Sendable {
     static let handles = LiveHandleTable()
-    /// Frames converted per internal step.
+    /// Frames converted per internal step (fewer when upsampling by a large ratio, so that the resampled
+    /// buffers stay near this size).
     static let chunkFrames = 1024
+    /// The widest rate ratio taken either way: more than any real pair (8 kHz <-> 768 kHz is 96), and it
+    /// bounds the filter length and buffers a hostile file's sample rate can ask for.
+    static let maximumRateRatio = 256.0
+    /// The highest sample rate anywhere in the engine (64 x 48 kHz, as the file parsers accept).
+    static let maximumSampleRate = 3_072_000.0
+
+    /// Apple's codes for rates the converter refuses: outside (0, 3.072 MHz], not finite, or a ratio past
+    /// `maximumRateRatio` (the rate that is too far from the other is the one reported).
+    static func checkRates(input: Double, output: Double) -> OSStatus {
+        guard input > 0, input <= maximumSampleRate else { return kAudioConverterErr_InputSampleRateOutOfRange }
+        guard output > 0, output <= maximumSampleRate else { return kAudioConverterErr_OutputSampleRateOutOfRange }
+        if output / input > maximumRateRatio { return input < output ? kAudioConverterErr_InputSampleRateOutOfRange
+                                                                       : kAudioConverterErr_OutputSampleRateOutOfRange }
+        if input / output > maximumRateRatio { return kAudioConverterErr_OutputSampleRateOutOfRange }
+        return noErr
+    }
+
+    static func checkRates(_ input: PCMFormat, _ output: PCMFormat) -> OSStatus {
+        checkRates(input: input.description.mSampleRate, output: output.description.mSampleRate)
+    }
+
+    /// Input frames per internal step.
+    let chunk: Int
 
     let input: PCMFormat
     let output: PCMFormat
@@ -55,11 +79,13 @@ final class AudioConverterObject: @unchecked Sendable {
     init(input: PCMFormat, output: PCMFormat) {
         self.input = input
         self.output = output
-        let chunk = Self.chunkFrames
+        precondition(Self.checkRates(input, output) == noErr, "rates are checked before a converter is made")
+        let ratio = output.description.mSampleRate / input.description.mSampleRate
+        let chunk = ratio <= 8 ? Self.chunkFrames : max(16, Int(Double(8 * Self.chunkFrames) / ratio))
+        self.chunk = chunk
         decoded = .allocate(capacity: input.channels * chunk)
         mapped = .allocate(capacity: output.channels * chunk)
         floatIn = .allocate(capacity: output.channels * chunk)
-        let ratio = output.description.mSampleRate / input.description.mSampleRate
         resampledCapacity = Int((Double(chunk) * ratio).rounded(.up)) + 64
         resampled = .allocate(capacity: output.channels * resampledCapacity)
         floatOut = .allocate(capacity: output.channels * resampledCapacity)
@@ -136,7 +162,6 @@ final class AudioConverterObject: @unchecked Sendable {
     /// Decodes `frames` (<= chunk) input frames starting at `frame`, then routes them to the output
     /// channels in `mapped`.
     private func decodeAndMap(_ list: UnsafeMutableAudioBufferListPointer, frame: Int, frames: Int) {
-        let chunk = Self.chunkFrames
         for c in 0..<input.channels {
             guard let p = input.samplePointer(list, channel: c, frame: frame) else {
                 (decoded + c * chunk).update(repeating: 0, count: frames)
@@ -185,9 +210,9 @@ final class AudioConverterObject: @unchecked Sendable {
                        to outList: UnsafeMutableAudioBufferListPointer, outFrame: Int, frames: Int) {
         var done = 0
         while done < frames {
-            let n = min(Self.chunkFrames, frames - done)
+            let n = min(chunk, frames - done)
             decodeAndMap(inList, frame: inFrame + done, frames: n)
-            encode(mapped, stride: Self.chunkFrames, frames: n, into: outList, frame: outFrame + done)
+            encode(mapped, stride: chunk, frames: n, into: outList, frame: outFrame + done)
             done += n
         }
     }
@@ -218,10 +243,10 @@ final class AudioConverterObject: @unchecked Sendable {
                     continue
                 }
                 // Feed up to a chunk of input (or the end-of-input flush) and collect what comes out.
-                let n = min(pendingFrames, Self.chunkFrames)
+                let n = min(pendingFrames, chunk)
                 if n > 0 { decodeAndMap(inputList, frame: pendingOffset, frames: n) }
                 for c in 0..<output.channels {
-                    let src = mapped + c * Self.chunkFrames, dst = floatIn + c * Self.chunkFrames
+                    let src = mapped + c * chunk, dst = floatIn + c * chunk
                     for i in 0..<n { dst[i] = Float(src[i]) }
                 }
                 let (consumed, made) = resampler.convert(input: n > 0 ? UnsafePointer(floatInPointers) : nil, inputFrames: n,
@@ -263,7 +288,7 @@ final class AudioConverterObject: @unchecked Sendable {
         for b in 0..<input.bufferCount {
             inputList[b] = AudioBuffer(mNumberChannels: UInt32(input.isInterleaved ? input.channels : 1), mDataByteSize: 0, mData: nil)
         }
-        var packets = UInt32(Self.chunkFrames)
+        var packets = UInt32(chunk)
         packetDescriptions.pointee = nil
         let status = proc(handle, &packets, inputList.unsafeMutablePointer, packetDescriptions, userData)
         guard status == noErr else { return status }

@@ -17,7 +17,18 @@ final class AudioFileObject: @unchecked Sendable {
     var layout: AudioFileLayout
     let writable: Bool
     private var headerDirty = false
+    /// The data size the header last recorded (interim patches while writing).
+    private var patchedByteCount: Int64 = 0
     let lock = NSLock()
+
+    /// While a file grows its header is rewritten after about every second of audio (64 KiB to 8 MiB), so
+    /// a writer killed mid-way leaves a file whose header covers all but the last second. CAF needs none:
+    /// a new CAF's data size stays -1 ("to the end of the file") until it is closed.
+    static let headerPatchSeconds = 1.0
+    private var headerPatchInterval: Int64 {
+        let perSecond = layout.format.mSampleRate * Double(layout.format.mBytesPerFrame) * Self.headerPatchSeconds
+        return min(max(Int64(saturating: perSecond), 1 << 16), 1 << 23)
+    }
 
     var handle: AudioFileID { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
     var format: AudioStreamBasicDescription { layout.format }
@@ -83,7 +94,7 @@ final class AudioFileObject: @unchecked Sendable {
         switch container.create(format: layout.format, channelLayout: bytes) {
         case .failure(let e): return e.status
         case .success(let (header, newLayout)):
-            guard store.truncate(to: 0), store.write(at: 0, header) else { return kAudioFilePermissionsError }
+            guard store.truncate(to: 0), store.write(at: 0, header) else { return store.writeFailure }
             layout = newLayout
             headerDirty = true
             return noErr
@@ -109,10 +120,11 @@ final class AudioFileObject: @unchecked Sendable {
             return kAudioFileDoesNotAllow64BitDataSizeError
         }
         if end > layout.dataByteCount && layout.tailLocked { return kAudioFileOperationNotSupportedError }
-        guard store.write(at: layout.dataOffset + start, buffer, count: count) else { return kAudioFilePermissionsError }
+        guard store.write(at: layout.dataOffset + start, buffer, count: count) else { return store.writeFailure }
         if end > layout.dataByteCount {
             layout.dataByteCount = end
             headerDirty = true
+            if layout.fileType != kAudioFileCAFType && end - patchedByteCount >= headerPatchInterval { return updateHeader() }
         }
         return noErr
     }
@@ -123,7 +135,7 @@ final class AudioFileObject: @unchecked Sendable {
     func updateHeader() -> OSStatus {
         guard writable, headerDirty else { return noErr }
         for (offset, bytes) in container.sizeFields(layout, dataByteCount: layout.dataByteCount) {
-            guard store.write(at: offset, bytes) else { return kAudioFilePermissionsError }
+            guard store.write(at: offset, bytes) else { return store.writeFailure }
         }
         if layout.dataByteCount & 1 == 1 && layout.fileType != kAudioFileCAFType {
             store.write(at: layout.dataOffset + layout.dataByteCount, [0])
@@ -133,9 +145,10 @@ final class AudioFileObject: @unchecked Sendable {
             var w = ByteWriter()
             for (id, body) in layout.trailingChunks { w.fourCC(id); w.be(UInt64(body.count), 8); w.append(body) }
             let end = layout.dataOffset + layout.dataByteCount
-            guard store.write(at: end, w.bytes), store.truncate(to: end + Int64(w.bytes.count)) else { return kAudioFilePermissionsError }
+            guard store.write(at: end, w.bytes), store.truncate(to: end + Int64(w.bytes.count)) else { return store.writeFailure }
         }
         headerDirty = false
+        patchedByteCount = layout.dataByteCount
         return noErr
     }
 }

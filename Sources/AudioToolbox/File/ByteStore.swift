@@ -14,6 +14,14 @@ final class ByteStore {
 
     let backing: Backing
     let writable: Bool
+    /// What the last failed write or resize said (errno; 0 for a callback or memory store).
+    private(set) var lastErrno: Int32 = 0
+
+    /// The status to report for the last failed write or resize.
+    var writeFailure: OSStatus {
+        if !writable { return kAudioFilePermissionsError }
+        return lastErrno == 0 ? kAudioFilePermissionsError : FileSystemStatus.from(errno: lastErrno)
+    }
 
     init(_ backing: Backing, writable: Bool) {
         self.backing = backing
@@ -77,7 +85,8 @@ final class ByteStore {
             var done = 0
             while done < count {
                 let n = pwrite(fd, buffer + done, count - done, off_t(offset) + off_t(done))
-                if n <= 0 { return false }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { lastErrno = n == 0 ? ENOSPC : errno; return false }
                 done += n
             }
             return true
@@ -97,7 +106,10 @@ final class ByteStore {
 
     func truncate(to size: Int64) -> Bool {
         switch backing {
-        case .file(let fd): return ftruncate(fd, off_t(size)) == 0
+        case .file(let fd):
+            if ftruncate(fd, off_t(size)) == 0 { return true }
+            lastErrno = errno
+            return false
         case .callbacks(let client, _, _, _, let setSize): return setSize.map { $0(client, size) == noErr } ?? false
         case .memory: return false
         }

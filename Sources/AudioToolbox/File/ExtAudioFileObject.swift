@@ -53,7 +53,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
     var lengthFrames: Int64 {
         let ratio = clientFormat.mSampleRate / fileFormat.mSampleRate
         let frames = forWriting ? file.packetCount : file.playableRange.count
-        return ratio == 1 ? frames : Int64((Double(frames) * ratio).rounded())
+        return ratio == 1 ? frames : Int64(saturating: (Double(frames) * ratio).rounded())
     }
 
     /// One past the last file packet a reader sees (the remainder frames of a packet table are cut).
@@ -65,6 +65,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
     func setClientFormat(_ f: AudioStreamBasicDescription) -> OSStatus {
         guard PCMFormat(f) != nil else { return kExtAudioFileError_NonPCMClientFormat }
         guard let filePCM = PCMFormat(fileFormat), let clientPCM = PCMFormat(f) else { return kExtAudioFileError_InvalidDataFormat }
+        let rates = forWriting ? AudioConverterObject.checkRates(clientPCM, filePCM) : AudioConverterObject.checkRates(filePCM, clientPCM)
+        if rates != noErr { return rates }
         if let converterHandle { _ = AudioConverterObject.handles.remove(UnsafeMutableRawPointer(converterHandle), as: AudioConverterObject.self) }
         converter = nil
         converterHandle = nil
@@ -127,7 +129,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
         guard frame >= 0 else { return kExtAudioFileError_InvalidSeek }
         let ratio = fileFormat.mSampleRate / clientFormat.mSampleRate
         let range = file.playableRange
-        filePacket = range.start + min(Int64((Double(frame) * ratio).rounded()), range.count)
+        filePacket = range.start + Swift.max(0, Swift.min(Int64(saturating: (Double(frame) * ratio).rounded()), range.count))
         clientFrame = frame
         converter?.reset()
         if forWriting { writePacket = min(frame, file.packetCount) }

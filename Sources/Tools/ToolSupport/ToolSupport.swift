@@ -34,8 +34,20 @@ public func describe(_ status: OSStatus) -> String {
         (kAudioFilePermissionsError, "permission denied"),
         (kExtAudioFileError_InvalidDataFormat, "unsupported data format"),
         (kExtAudioFileError_NonPCMClientFormat, "not linear PCM"),
+        (kAudioFileDoesNotAllow64BitDataSizeError, "too large for this file type: WAVE and AIFF hold 4 GiB; use RF64 or CAF"),
+        (kAudioFilePositionError, "invalid file position: the file must be seekable"),
+        (kAudioFileOperationNotSupportedError, "operation not supported on this file"),
+        (kAudioConverterErr_InputSampleRateOutOfRange, "input sample rate out of range"),
+        (kAudioConverterErr_OutputSampleRateOutOfRange, "output sample rate out of range"),
+        (kAudioConverterErr_FormatNotSupported, "format not supported"),
+        (kAudio_MemFullError, "out of memory"),
+        (-34, "disk full"),
+        (-36, "I/O error"),
+        (kAudioHardwareUnspecifiedError, "the device failed"),
     ]
-    return meanings.first { $0.0 == status }.map { "\(text) (\($0.1))" } ?? text
+    // A full disk or an I/O error: the system's own words too (errno is still the failed call's).
+    let systemText = status == -34 || status == -36 ? ": " + String(cString: strerror(errno)) : ""
+    return meanings.first { $0.0 == status }.map { "\(text) (\($0.1)\(systemText))" } ?? text
 }
 
 // MARK: Stream descriptions (the layout of Apple's CAStreamBasicDescription)

@@ -212,11 +212,9 @@ if let outputPath {
     guard let ext = extensions(outputType).first else { fail("no output file name: give one") }
     output = ((inputPath as NSString).deletingPathExtension as NSString).appendingPathExtension(ext) ?? inputPath + "." + ext
 }
-let inputResolved = URL(fileURLWithPath: inputPath).resolvingSymlinksInPath().standardizedFileURL.path
-let outputResolved = URL(fileURLWithPath: output).resolvingSymlinksInPath().standardizedFileURL.path
-if inputResolved == outputResolved {
-    fail("the output file \(output) would replace the input file; give another output file name")
-}
+// An existing output is replaced only when the conversion succeeds; the input, through any name, never.
+let outputFile: OutputFile
+do { outputFile = try OutputFile(target: output, tool: "afconvert", inputs: [inputPath]) } catch { fail(error.message) }
 
 let outputChannels = channelsOption ?? inputFormat.mChannelsPerFrame
 let typeEntries = streamDescriptions(outputType, kAudioFormatLinearPCM)
@@ -260,19 +258,28 @@ var outputFormat = pcmFormat(rate: outputRate, channels: outputChannels, flags: 
 
 // MARK: Convert
 
+// WAVE and AIFF sizes are 32-bit: refuse before the work rather than fail at 4 GiB.
+let expectedBytes = Double(extProperty(input, kExtAudioFileProperty_FileLengthFrames, Int64(0)) ?? 0)
+    * outputFormat.mSampleRate / inputFormat.mSampleRate * Double(outputFormat.mBytesPerFrame)
+if [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType].contains(outputType), expectedBytes + 4096 > Double(UInt32.max) {
+    fail(String(format: "the output would hold %.2f GiB of audio, more than a %@ file can (4 GiB); use ", expectedBytes / 1_073_741_824,
+                quoted(outputType)) + (outputType == kAudioFileWAVEType ? "-f RF64 (WAVE with 64-bit sizes) or -f caff" : "-f caff"))
+}
+
 var outputRef: ExtAudioFileRef?
-status = ExtAudioFileCreateWithURL(url(output), outputType, &outputFormat, nil, AudioFileFlags.eraseFile.rawValue, &outputRef)
-guard status == noErr, let outputFile = outputRef else {
+status = ExtAudioFileCreateWithURL(outputFile.url, outputType, &outputFormat, nil, outputFile.createFlags, &outputRef)
+guard status == noErr, let outputRefValue = outputRef else {
     ExtAudioFileDispose(input)
     fail("can't create output file \(output) (\(quoted(outputType)), "
          + "\(describe(outputFormat).trimmingCharacters(in: .whitespaces))): \(describe(status))")
 }
+let outputAudio = outputRefValue
 
-/// Disposes both files, removes the partial output and exits with status 1.
-func abandon(_ text: String) -> Never {
-    ExtAudioFileDispose(outputFile)
+/// Disposes both files, removes what this run wrote (never a file that was there before) and exits with status 1.
+@MainActor func abandon(_ text: String) -> Never {
+    ExtAudioFileDispose(outputAudio)
     ExtAudioFileDispose(input)
-    try? FileManager.default.removeItem(atPath: output)
+    outputFile.discard()
     fail(text)
 }
 
@@ -283,7 +290,7 @@ if outputChannels == inputFormat.mChannelsPerFrame {
         var layout = [UInt8](repeating: 0, count: Int(size))
         let got = layout.withUnsafeMutableBytes { ExtAudioFileGetProperty(input, kExtAudioFileProperty_FileChannelLayout, &size, $0.baseAddress!) }
         if got == noErr {
-            let set = layout.withUnsafeBytes { ExtAudioFileSetProperty(outputFile, kExtAudioFileProperty_FileChannelLayout, size, $0.baseAddress!) }
+            let set = layout.withUnsafeBytes { ExtAudioFileSetProperty(outputAudio, kExtAudioFileProperty_FileChannelLayout, size, $0.baseAddress!) }
             if set != noErr && verbose { print("(the channel layout could not be written: \(describe(set)))") }
         }
     }
@@ -343,14 +350,16 @@ let showProgress = verbose && Double(expectedFrames) >= 5 * outputFormat.mSample
 let onTerminal = isatty(2) != 0
 var lastPercent = -1
 var written: Int64 = 0
-while true {
+// Ctrl-C, SIGTERM, SIGHUP: stop between chunks and finish the file (its header then covers every frame written).
+Interruption.install()
+while !Interruption.isSet {
     var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: outputFormat.mChannelsPerFrame,
                                                                          mDataByteSize: UInt32(chunkFrames * bytesPerFrame), mData: buffer))
     var frames = UInt32(chunkFrames)
     status = ExtAudioFileRead(input, &frames, &list)
     if status != noErr { abandon("error reading \(inputPath) after \(written) frames: \(describe(status))") }
     if frames == 0 { break }
-    status = ExtAudioFileWrite(outputFile, frames, &list)
+    status = ExtAudioFileWrite(outputAudio, frames, &list)
     if status != noErr { abandon("error writing \(output) after \(written) frames: \(describe(status))") }
     written += Int64(frames)
     if showProgress && expectedFrames > 0 {
@@ -363,12 +372,22 @@ while true {
 }
 if showProgress && onTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
 
-status = ExtAudioFileDispose(outputFile)
+status = ExtAudioFileDispose(outputAudio)
 ExtAudioFileDispose(input)
 if status != noErr {
-    try? FileManager.default.removeItem(atPath: output)
-    fail("error finishing \(output): \(describe(status))")
+    let text = "error finishing \(output): \(describe(status))"
+    outputFile.discard()
+    fail(text)
 }
+if Interruption.isSet {
+    if let kept = outputFile.keepPartial() {
+        warn("afconvert: interrupted; \(kept) holds the first \(written) frames")
+    } else {
+        warn("afconvert: interrupted; \(output) is left as it was")
+    }
+    exit(Interruption.exitStatus)
+}
+if let problem = outputFile.commit() { fail(problem) }
 if verbose { print("Output file: \(output), \(written) frames") }
 fflush(nil)
 exit(0)

@@ -198,7 +198,8 @@ func printFull(_ path: String, _ file: AudioFileID) {
     if let bytes: UInt64 = property(file, kAudioFilePropertyAudioDataByteCount, 0) { print("audio bytes: \(bytes)") }
     if let packets: UInt64 = property(file, kAudioFilePropertyAudioDataPacketCount, 0) { print("audio packets: \(packets)") }
     if let table: AudioFilePacketTableInfo = property(file, kAudioFilePropertyPacketTableInfo, AudioFilePacketTableInfo()) {
-        let total = table.mNumberValidFrames + Int64(table.mPrimingFrames) + Int64(table.mRemainderFrames)
+        // In 128 bits: a hostile packet table's three counts can overflow 64.
+        let total = Int128(table.mNumberValidFrames) + Int128(table.mPrimingFrames) + Int128(table.mRemainderFrames)
         print("audio \(table.mNumberValidFrames) valid frames + \(table.mPrimingFrames) priming + \(table.mRemainderFrames) remainder = \(total)")
     }
     if let bitRate: UInt32 = property(file, kAudioFilePropertyBitRate, 0) { print("bit rate: \(bitRate) bits per second") }

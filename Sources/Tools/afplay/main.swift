@@ -226,8 +226,17 @@ if let outputPath {
     }
     var fileDataFormat = pcmFormat(rate: fileFormat.mSampleRate, channels: channels,
                                    flags: kAudioFormatFlagIsSignedInteger | (type == kAudioFileAIFFType ? kAudioFormatFlagIsBigEndian : 0), bits: 16)
+    // Never over the input; an existing file is replaced only by a finished render.
+    let outputFile: OutputFile
+    do { outputFile = try OutputFile(target: outputPath, tool: "afplay", inputs: [path]) } catch { fail(error.message) }
     var outRef: ExtAudioFileRef?
-    check(ExtAudioFileCreateWithURL(url(outputPath), type, &fileDataFormat, nil, AudioFileFlags.eraseFile.rawValue, &outRef), "can't create \(outputPath)")
+    check(ExtAudioFileCreateWithURL(outputFile.url, type, &fileDataFormat, nil, outputFile.createFlags, &outRef), "can't create \(outputPath)")
+    func abandon(_ text: String) -> Never {
+        ExtAudioFileDispose(outRef!)
+        outputFile.discard()
+        fail(text)
+    }
+    Interruption.install()
     check(ExtAudioFileSetProperty(outRef!, kExtAudioFileProperty_ClientDataFormat, formatSize, &clientFormat), "can't write Float32")
     let slice = 1024
     let list = AudioBufferList.allocate(maximumBuffers: Int(channels))
@@ -235,7 +244,7 @@ if let outputPath {
     var time = AudioTimeStamp()
     time.mFlags = .sampleTimeValid
     var done: Int64 = 0
-    while done < framesToPlay {
+    while done < framesToPlay && !Interruption.isSet {
         // The feeder must be ahead of the graph's reads (with -r the graph reads rate x frames).
         let need = min(player.total, player.consumed.load(ordering: .acquiring) + Int64(Double(slice) * playbackRate) + 8192)
         while player.written.load(ordering: .acquiring) < need { Thread.sleep(forTimeInterval: 0.001) }
@@ -244,12 +253,24 @@ if let outputPath {
             list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(n * 4), mData: UnsafeMutableRawPointer(memory + c * slice))
         }
         var flags = AudioUnitRenderActionFlags()
-        check(AudioUnitRender(outputUnit!, &flags, &time, 0, UInt32(n), list.unsafeMutablePointer), "render")
-        check(ExtAudioFileWrite(outRef!, UInt32(n), list.unsafePointer), "can't write \(outputPath)")
+        let rendered = AudioUnitRender(outputUnit!, &flags, &time, 0, UInt32(n), list.unsafeMutablePointer)
+        if rendered != noErr { abandon("render: \(describe(rendered))") }
+        let wrote = ExtAudioFileWrite(outRef!, UInt32(n), list.unsafePointer)
+        if wrote != noErr { abandon("can't write \(outputPath): \(describe(wrote))") }
         time.mSampleTime += Double(n)
         done += Int64(n)
     }
-    check(ExtAudioFileDispose(outRef!), "can't finish \(outputPath)")
+    let finished = ExtAudioFileDispose(outRef!)
+    if finished != noErr {
+        let text = "can't finish \(outputPath): \(describe(finished))"
+        outputFile.discard()
+        fail(text)
+    }
+    if Interruption.isSet {
+        if let kept = outputFile.keepPartial() { warn("afplay: interrupted; \(kept) holds the first \(done) frames") }
+        exit(Interruption.exitStatus)
+    }
+    if let problem = outputFile.commit() { fail(problem) }
     if debug { warn("afplay: rendered \(done) frames to \(outputPath)") }
 } else {
     // MARK: Play on the device

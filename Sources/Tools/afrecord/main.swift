@@ -166,16 +166,19 @@ guard streamDescriptions(type, kAudioFormatLinearPCM).contains(where: { entry($0
     fail("data format \(pcmName(flags: flags, bits: bits)) is not valid for file type \(quoted(type)) (see afconvert -hf)")
 }
 var fileFormat = pcmFormat(rate: rate, channels: channels, flags: flags, bits: bits)
-let url = CFURLCreateWithFileSystemPath(kCFAllocatorDefault, outputPath as CFString, .cfurlposixPathStyle, false)!
+// An existing file is replaced only by a finished recording (written beside it, then renamed over it).
+let outputFile: OutputFile
+do { outputFile = try OutputFile(target: outputPath, tool: "afrecord") } catch { fail(error.message) }
 var fileRef: ExtAudioFileRef?
-check(ExtAudioFileCreateWithURL(url, type, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &fileRef), "can't create \(outputPath)")
+check(ExtAudioFileCreateWithURL(outputFile.url, type, &fileFormat, nil, outputFile.createFlags, &fileRef), "can't create \(outputPath)")
 let file = fileRef!
 check(ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, formatSize, &clientFormat), "can't write Float32 to \(outputPath)")
 
 // MARK: Record
 
-nonisolated(unsafe) var interrupted = false
-signal(SIGINT) { _ in interrupted = true }
+// Ctrl-C, SIGTERM (`timeout`), SIGHUP (a closed terminal): stop recording and finish the file.
+Interruption.install()
+var writeError: OSStatus = noErr
 
 check(AudioOutputUnitStart(unit), "can't start recording")
 let drainFrames = 4096
@@ -197,7 +200,8 @@ var lastMeter = Date()
             drainList[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(n * 4), mData: UnsafeMutableRawPointer(drainMemory + c * drainFrames))
         }
         _ = recorder.ring.Fetch(drainList.unsafeMutablePointer, UInt32(n), position)
-        check(ExtAudioFileWrite(file, UInt32(n), drainList.unsafePointer), "can't write \(outputPath)")
+        writeError = ExtAudioFileWrite(file, UInt32(n), drainList.unsafePointer)
+        if writeError != noErr { return }
         for c in 0..<Int(channels) {
             for k in 0..<n {
                 let v = drainMemory[c * drainFrames + k]
@@ -224,7 +228,7 @@ var lastMeter = Date()
     peak = 0; sumSquares = 0; meterFrames = 0
 }
 
-while !interrupted {
+while !Interruption.isSet && writeError == noErr {
     if let limit, recorded >= limit { break }
     let newest = recorder.newest.load(ordering: .acquiring)
     if newest > 0 {
@@ -243,9 +247,14 @@ while !interrupted {
     Thread.sleep(forTimeInterval: 0.01)
 }
 AudioOutputUnitStop(unit)
-drain(upTo: recorder.newest.load(ordering: .acquiring))
+if writeError == noErr { drain(upTo: recorder.newest.load(ordering: .acquiring)) }
 meter(final: true)
-check(ExtAudioFileDispose(file), "can't finish \(outputPath)")
+// The file is finished whatever happened: what was recorded stays readable.
+let writeText = writeError == noErr ? nil : "can't write \(outputPath) after \(recorded) frames: \(describe(writeError))"
+let finished = ExtAudioFileDispose(file)
+if let problem = outputFile.commit() { fail(problem) }
+if let writeText { fail(writeText + " (the file holds what was recorded before)") }
+check(finished, "can't finish \(outputPath)")
 AudioUnitUninitialize(unit)
 AudioComponentInstanceDispose(unit)
 if recorder.errors.load(ordering: .relaxed) > 0 { fail("\(recorder.errors.load(ordering: .relaxed)) input slices could not be read") }

@@ -34,8 +34,13 @@ enum CAFContainer: AudioFileContainer {
                 dataOffset = body + 4
                 dataSizeField = offset + 4
                 let available = max(0, fileSize - dataOffset)
-                dataSize = rawSize == -1 ? available : min(rawSize - 4, available)
-                if rawSize == -1 { break }
+                // A size past the end (a truncated file, or a hostile one near Int64.max) is read as "to the
+                // end", like -1: nothing after it can be reached, and body + rawSize must not be computed.
+                if rawSize == -1 || rawSize > fileSize - body {
+                    dataSize = available
+                    break
+                }
+                dataSize = min(rawSize - 4, available)
                 offset = body + rawSize
                 afterData = []
                 continue

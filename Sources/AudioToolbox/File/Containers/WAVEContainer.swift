@@ -146,7 +146,10 @@ enum WAVEContainer: AudioFileContainer {
     /// A new WAVE file, or an RF64 one (ds64 chunk with 64-bit sizes, for data beyond 4 GiB).
     static func createFile(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, rf64 isRF64: Bool)
         -> Result<([UInt8], AudioFileLayout), AUStatusError> {
-        guard let pcm = PCMFormat(f), pcm.isInterleaved else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+        // The header holds the rate as a 32-bit integer: one that rounds to 0 or past it cannot be written.
+        guard let pcm = PCMFormat(f), pcm.isInterleaved, f.mSampleRate.rounded() >= 1, f.mSampleRate.rounded() <= Double(UInt32.max) else {
+            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+        }
         let l = pcm.layout
         // WAVE holds little-endian data: unsigned 8-bit, signed wider integers, or floats; no fixed point.
         let signedOK = l.validBits <= 8 ? !l.isSigned || l.isFloat : l.isSigned
@@ -168,8 +171,8 @@ enum WAVEContainer: AudioFileContainer {
         w.le(extensible ? 40 : (l.isFloat ? 18 : 16), 4)
         w.le(extensible ? 0xFFFE : (l.isFloat ? 3 : 1), 2)
         w.le(UInt64(f.mChannelsPerFrame), 2)
-        w.le(UInt64(f.mSampleRate), 4)
-        w.le(UInt64(f.mSampleRate) * UInt64(f.mBytesPerFrame), 4)
+        w.le(UInt64(f.mSampleRate.rounded()), 4)
+        w.le(min(UInt64(f.mSampleRate.rounded()) * UInt64(f.mBytesPerFrame), UInt64(UInt32.max)), 4)
         w.le(UInt64(f.mBytesPerFrame), 2)
         w.le(UInt64(l.containerBytes * 8), 2)
         if extensible {

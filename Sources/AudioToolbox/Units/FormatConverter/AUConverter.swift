@@ -31,7 +31,8 @@ final class AUConverter: AUBase, @unchecked Sendable {
     }
 
     override func initializeUnit() -> OSStatus {
-        guard let input = PCMFormat(inputs[0].format), let output = PCMFormat(outputs[0].format) else {
+        guard let input = PCMFormat(inputs[0].format), let output = PCMFormat(outputs[0].format),
+              AudioConverterObject.checkRates(input, output) == noErr else {
             return kAudioUnitErr_FormatNotSupported
         }
         let c = AudioConverterObject(input: input, output: output)
