@@ -258,6 +258,38 @@ var outputFormat = pcmFormat(rate: outputRate, channels: outputChannels, flags: 
 
 // MARK: Convert
 
+/// Closes the input and exits with status 1 (nothing has been written yet).
+func giveUp(_ text: String) -> Never {
+    ExtAudioFileDispose(input)
+    fail(text)
+}
+
+// Read the input in the output file's format: ExtAudioFile converts sample type, channels and rate.
+status = ExtAudioFileSetProperty(input, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &outputFormat)
+if status != noErr {
+    giveUp("can't convert from \(describe(inputFormat)) to \(describe(outputFormat)): \(describe(status))")
+}
+
+let resampling = outputFormat.mSampleRate != inputFormat.mSampleRate
+if resampling && (srcQuality != nil || srcComplexity != nil) {
+    guard let converter = extProperty(input, kExtAudioFileProperty_AudioConverter, AudioConverterRef?.none), let converter else {
+        giveUp("no sample rate converter to configure")
+    }
+    if var complexity = srcComplexity {
+        status = AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterComplexity, 4, &complexity)
+        if status != noErr { giveUp("can't set the sample rate converter complexity \(quoted(complexity)): \(describe(status))") }
+    }
+    if var quality = srcQuality {
+        status = AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterQuality, 4, &quality)
+        if status != noErr { giveUp("can't set the sample rate converter quality \(quality): \(describe(status))") }
+    }
+    // As on Apple's platforms: a NULL configuration makes ExtAudioFile take up the converter's new settings.
+    var config: CFPropertyList? = nil
+    withUnsafeBytes(of: &config) {
+        _ = ExtAudioFileSetProperty(input, kExtAudioFileProperty_ConverterConfig, UInt32($0.count), $0.baseAddress!)
+    }
+}
+
 // WAVE and AIFF sizes are 32-bit: refuse before the work rather than fail at 4 GiB.
 let expectedBytes = Double(extProperty(input, kExtAudioFileProperty_FileLengthFrames, Int64(0)) ?? 0)
     * outputFormat.mSampleRate / inputFormat.mSampleRate * Double(outputFormat.mBytesPerFrame)
@@ -293,32 +325,6 @@ if outputChannels == inputFormat.mChannelsPerFrame {
             let set = layout.withUnsafeBytes { ExtAudioFileSetProperty(outputAudio, kExtAudioFileProperty_FileChannelLayout, size, $0.baseAddress!) }
             if set != noErr && verbose { print("(the channel layout could not be written: \(describe(set)))") }
         }
-    }
-}
-
-// Read the input in the output file's format: ExtAudioFile converts sample type, channels and rate.
-status = ExtAudioFileSetProperty(input, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &outputFormat)
-if status != noErr {
-    abandon("can't convert from \(describe(inputFormat)) to \(describe(outputFormat)): \(describe(status))")
-}
-
-let resampling = outputFormat.mSampleRate != inputFormat.mSampleRate
-if resampling && (srcQuality != nil || srcComplexity != nil) {
-    guard let converter = extProperty(input, kExtAudioFileProperty_AudioConverter, AudioConverterRef?.none), let converter else {
-        abandon("no sample rate converter to configure")
-    }
-    if var complexity = srcComplexity {
-        status = AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterComplexity, 4, &complexity)
-        if status != noErr { abandon("can't set the sample rate converter complexity \(quoted(complexity)): \(describe(status))") }
-    }
-    if var quality = srcQuality {
-        status = AudioConverterSetProperty(converter, kAudioConverterSampleRateConverterQuality, 4, &quality)
-        if status != noErr { abandon("can't set the sample rate converter quality \(quality): \(describe(status))") }
-    }
-    // As on Apple's platforms: a NULL configuration makes ExtAudioFile take up the converter's new settings.
-    var config: CFPropertyList? = nil
-    withUnsafeBytes(of: &config) {
-        _ = ExtAudioFileSetProperty(input, kExtAudioFileProperty_ConverterConfig, UInt32($0.count), $0.baseAddress!)
     }
 }
 
