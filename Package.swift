@@ -26,6 +26,8 @@ let package = Package(
         .executable(name: "afplay", targets: ["afplay"]),
         .executable(name: "afrecord", targets: ["afrecord"]),
         .executable(name: "qa1717-demo", targets: ["qa1717-demo"]),
+        // Not API: what the fuzz targets in FuzzTesting/ and the corpus replay tests run on hostile bytes.
+        .library(name: "_FileExercises", targets: ["FileExercises"]),
     ],
     targets: [
         // Apple-identical C declarations (structs, callback types, CF_ENUM/CF_OPTIONS constants).
@@ -67,6 +69,8 @@ let package = Package(
         .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport", "DeviceTestSupport"]),
-        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "DeviceTestSupport"]),
+        // Test-only: the fuzz targets' exercises (FuzzTesting/ uses them through the _FileExercises product).
+        .target(name: "FileExercises", dependencies: ["AudioToolbox", "ToolSupport"], path: "Tests/FileExercises"),
+        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "DeviceTestSupport", "FileExercises"]),
     ]
 )

@@ -1,17 +1,21 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the parsers of hostile input, one per container plus AudioFileStream.
+// libFuzzer targets for the parsers of hostile input: one per container, AudioFileStream, ExtAudioFile
+// reading with a client format (converter and resampler), and afinfo's report.
 // Run: FuzzTesting/run.sh [seconds-per-target]
 import PackageDescription
 
 let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+let exercises: [Target.Dependency] = [.product(name: "AudioToolbox", package: "OpenCoreAudio"),
+                                      .product(name: "_FileExercises", package: "OpenCoreAudio")]
 let package = Package(
     name: "OpenCoreAudioFuzzing",
     dependencies: [.package(name: "OpenCoreAudio", path: "..")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
-        .executableTarget(name: "FuzzWAVE", dependencies: ["FuzzSupport"], swiftSettings: fuzzer),
-        .executableTarget(name: "FuzzAIFF", dependencies: ["FuzzSupport"], swiftSettings: fuzzer),
-        .executableTarget(name: "FuzzCAF", dependencies: ["FuzzSupport"], swiftSettings: fuzzer),
-        .executableTarget(name: "FuzzAudioFileStream", dependencies: ["FuzzSupport"], swiftSettings: fuzzer),
+        .executableTarget(name: "FuzzWAVE", dependencies: exercises, swiftSettings: fuzzer),
+        .executableTarget(name: "FuzzAIFF", dependencies: exercises, swiftSettings: fuzzer),
+        .executableTarget(name: "FuzzCAF", dependencies: exercises, swiftSettings: fuzzer),
+        .executableTarget(name: "FuzzAudioFileStream", dependencies: exercises, swiftSettings: fuzzer),
+        .executableTarget(name: "FuzzExtAudioFile", dependencies: exercises, swiftSettings: fuzzer),
+        .executableTarget(name: "FuzzAFInfo", dependencies: exercises, swiftSettings: fuzzer),
     ]
 )

@@ -1,26 +1,41 @@
 #!/usr/bin/env bash
-# Fuzzes the audio file parsers with libFuzzer + AddressSanitizer for a bounded time, one target per
-# container (WAVE/RF64, AIFF/AIFC, CAF, through AudioFileOpenWithCallbacks) and one for
-# AudioFileStream. Usage: FuzzTesting/run.sh [seconds-per-target]
-# Seeds are generated with sox; crashes are written to FuzzTesting/crashes/ and fail the run.
+# Fuzzes the parsers of hostile input with libFuzzer + AddressSanitizer for a bounded time: one target per
+# container (WAVE/RF64, AIFF/AIFC, CAF, through AudioFileOpenWithCallbacks), AudioFileStream, ExtAudioFile
+# reading with a client format (the converter and resampler behind it), and afinfo's report.
+# Usage: FuzzTesting/run.sh [seconds-per-target] [target...]
+# Each target starts from the kept corpus (FuzzTesting/Corpus: regression inputs and a minimised corpus)
+# plus seeds generated with sox. Crashes are written to FuzzTesting/crashes/ and fail the run; a crash's
+# input belongs in Corpus/regressions/ once fixed (the replay tests run it on every test run).
+# To grow the kept corpus: FUZZ_MERGE=1 FuzzTesting/run.sh 300 (merges new coverage into Corpus/minimized).
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-60}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
-corpus=$(mktemp -d)
-mkdir -p crashes
+seeds=$(mktemp -d)
+trap 'rm -rf "$seeds"' EXIT
+mkdir -p crashes Corpus/minimized
 for spec in "wav -b 16 -c 1" "wav -b 24 -c 2" "wav -e floating-point -b 32 -c 1" "wav -b 8 -c 1" "aiff -b 16 -c 2" \
             "aifc -b 16 -c 1" "caf -b 16 -c 2" "caf -e floating-point -b 32 -c 1"; do
     set -- $spec
     ext=$1; shift
-    sox -n -r 8000 "$@" "$corpus/seed-$RANDOM.$ext" synth 0.005 sine 440
+    sox -n -r 8000 "$@" "$seeds/seed-$RANDOM.$ext" synth 0.005 sine 440
 done
-for target in FuzzWAVE FuzzAIFF FuzzCAF FuzzAudioFileStream; do
+for target in "${targets[@]}"; do
     echo "== $target"
-    SWIFT_BACKTRACE=enable=no .build/debug/$target "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=10 \
-        -dict=chunks.dict -artifact_prefix=crashes/$target- -print_final_stats=1 2>&1 | grep -E "^(#[0-9]+ *DONE|Done|==[0-9]+==ERROR|SUMMARY)" || true
+    work=$(mktemp -d)
+    cp "$seeds"/* Corpus/regressions/* Corpus/minimized/* "$work"/ 2>/dev/null || true
+    # libFuzzer separates its status fields with tabs or spaces: match either.
+    SWIFT_BACKTRACE=enable=no .build/debug/$target "$work" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+        -dict=chunks.dict -artifact_prefix=crashes/$target- -print_final_stats=1 2>&1 |
+        grep -E "^(#[0-9]+[[:space:]]+DONE|Done|==[0-9]+==ERROR|SUMMARY|stat::number_of_executed_units|stat::peak_rss_mb)" || true
+    if [ "${FUZZ_MERGE:-0}" = 1 ]; then
+        SWIFT_BACKTRACE=enable=no .build/debug/$target -merge=1 Corpus/minimized "$work" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
+    fi
+    rm -rf "$work"
 done
-rm -rf "$corpus"
 if ls crashes/* >/dev/null 2>&1; then echo "fuzzing found crashes in FuzzTesting/crashes/"; exit 1; fi
-echo "fuzzing: no crash in ${seconds}s per target"
+echo "fuzzing: no crash in ${seconds}s per target (${targets[*]})"

@@ -121,8 +121,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=20)
     ap.add_argument("--memory-mb", type=int, default=512)
     args = ap.parse_args()
-    afinfo, afconvert = os.path.join(args.bin, "afinfo"), os.path.join(args.bin, "afconvert")
     work = tempfile.mkdtemp(prefix="oca-mutate-")
+    # Copies: a rebuild during a long run must not swap the binaries under it.
+    afinfo, afconvert = (shutil.copy(os.path.join(args.bin, t), os.path.join(work, t)) for t in ("afinfo", "afconvert"))
     seeds = make_seeds(work, afconvert)
     datas = [(os.path.splitext(s)[1], open(s, "rb").read()) for s in seeds]
     rng = random.Random(args.seed)

@@ -1,6 +1,6 @@
 // libFuzzer target (FuzzAIFF): any crash, hang or sanitizer report is a bug.
 import AudioToolbox
-import FuzzSupport
+import FileExercises
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
