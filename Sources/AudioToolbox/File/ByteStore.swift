@@ -151,6 +151,9 @@ struct ByteReader {
     mutating func u32be() -> UInt32? { uint(4, bigEndian: true).map { UInt32($0) } }
     mutating func u64be() -> UInt64? { uint(8, bigEndian: true) }
     mutating func fourCC() -> UInt32? { u32be() }
+
+    /// Four printable ASCII characters, as every RIFF and IFF chunk ID is.
+    static func isChunkID(_ b: ArraySlice<UInt8>) -> Bool { b.count == 4 && b.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
 }
 
 /// Little- and big-endian field writing.

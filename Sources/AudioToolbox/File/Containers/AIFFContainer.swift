@@ -49,6 +49,8 @@ enum AIFFContainer: AudioFileContainer {
             chunks += 1
             if chunks > 10_000 { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
             guard let ch = store.bytes(at: offset, count: 8) else { break }
+            // Not a chunk: audio a killed writer appended after its last header patch, or junk. Stop here.
+            guard ByteReader.isChunkID(ch[0..<4]) else { break }
             var cr = ByteReader(ch)
             let id = cr.fourCC()!, size = Int64(cr.u32be()!)
             let body = offset + 8

@@ -32,6 +32,8 @@ enum WAVEContainer: AudioFileContainer {
             chunks += 1
             if chunks > 10_000 { return .failure(AUStatusError(kAudioFileInvalidFileError)) }  // a loop of tiny chunks
             guard let ch = store.bytes(at: offset, count: 8) else { break }
+            // Not a chunk: audio a killed writer appended after its last header patch, or junk. Stop here.
+            guard ByteReader.isChunkID(ch[0..<4]) else { break }
             var cr = ByteReader(ch)
             let id = cr.fourCC()!, size = Int64(cr.u32le()!)
             let body = offset + 8
@@ -44,10 +46,13 @@ enum WAVEContainer: AudioFileContainer {
             } else if id == data {
                 dataOffset = body
                 dataSizeField = offset + 4
-                let declared = size == 0xFFFF_FFFF ? (ds64DataSize ?? fileSize - body) : size
+                var declared = size == 0xFFFF_FFFF ? (ds64DataSize ?? fileSize - body) : size
+                // 0 followed by bytes that are not a chunk: a writer that never patched its header (ours before
+                // this one, others still); the data runs to the end of the file, as ffmpeg reads it too.
+                if size == 0, let next = store.bytes(at: body, count: 8), !ByteReader.isChunkID(next[0..<4]) { declared = fileSize - body }
                 // A size past the end (a truncated file or a writer that never finished): use what is there.
                 dataSize = max(0, min(declared, fileSize - body))
-                if is64 { break }  // the data chunk's own size cannot be used to skip it
+                if is64 || (size == 0 && declared > 0) { break }  // RF64 data, or data to the end: nothing after it to skip to
             } else if id == fmt {
                 guard size >= 16, size <= 1 << 16, let b = store.bytes(at: body, count: Int(size)) else {
                     return .failure(AUStatusError(kAudioFileInvalidChunkError))
@@ -160,7 +165,9 @@ enum WAVEContainer: AudioFileContainer {
         if !l.isFloat && l.validBits < l.containerBytes * 8 && !l.isAlignedHigh { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
         let extensible = f.mChannelsPerFrame > 2 || l.validBits != l.containerBytes * 8 || (!l.isFloat && l.validBits > 16)
         var w = ByteWriter()
-        w.fourCC(isRF64 ? rf64 : riff); w.le(isRF64 ? 0xFFFF_FFFF : 0, 4); w.fourCC(wave)
+        // Sizes start as 0xFFFFFFFF, "unknown: to the end of the file" (as streaming writers leave them), so a
+        // writer killed before its first header patch still leaves a file readers take whole.
+        w.fourCC(isRF64 ? rf64 : riff); w.le(0xFFFF_FFFF, 4); w.fourCC(wave)
         var ds64Offset: Int64 = -1
         if isRF64 {
             w.fourCC(ds64); w.le(28, 4)
@@ -186,7 +193,7 @@ enum WAVEContainer: AudioFileContainer {
             w.le(0, 2)
         }
         let dataSizeOffset = Int64(w.bytes.count + 4)
-        w.fourCC(data); w.le(isRF64 ? 0xFFFF_FFFF : 0, 4)
+        w.fourCC(data); w.le(0xFFFF_FFFF, 4)
         var stored = f
         stored.mFormatFlags = (l.isFloat ? kAudioFormatFlagIsFloat : (l.validBits > 8 ? kAudioFormatFlagIsSignedInteger : 0))
             | (l.validBits == l.containerBytes * 8 ? kAudioFormatFlagIsPacked : kAudioFormatFlagIsAlignedHigh)
