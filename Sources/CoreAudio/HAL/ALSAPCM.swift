@@ -48,6 +48,19 @@ enum ALSA {
 
     static let commonRates: [Double] = [8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000, 176400, 192000]
 
+    /// Why the last stream failed to open, in ALSA's words (configLock guards it).
+    nonisolated(unsafe) private static var lastFailure: String?
+
+    static func recordFailure(_ text: String) { lastFailure = text }
+
+    /// The last failure's text (nil: none since the last call).
+    static func takeLastFailure() -> String? {
+        configLock.lock()
+        defer { configLock.unlock() }
+        defer { lastFailure = nil }
+        return lastFailure
+    }
+
     /// What a PCM accepts in one direction as Float32 interleaved, or nil if it cannot be opened.
     static func probe(_ name: String, output: Bool) -> Capabilities? {
         configLock.lock()
@@ -93,8 +106,12 @@ enum ALSA {
             var pcm: OpaquePointer?
             // Blocking transfers: the plugins (PulseAudio's among them) wait inside on their own condition;
             // their poll descriptors do not always make a non-blocking wait sleep.
-            guard snd_pcm_open(&pcm, name, output ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE, 0) == 0,
-                  let pcm else { return nil }
+            let opened = snd_pcm_open(&pcm, name, output ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE, 0)
+            guard opened == 0, let pcm else {
+                ALSA.recordFailure("can't open ALSA PCM \"\(name)\" for \(output ? "playback" : "capture"): "
+                                   + String(cString: snd_strerror(opened)))
+                return nil
+            }
             var params: OpaquePointer?
             guard snd_pcm_hw_params_malloc(&params) == 0, let params else { snd_pcm_close(pcm); return nil }
             defer { snd_pcm_hw_params_free(params) }
@@ -111,7 +128,11 @@ enum ALSA {
                   snd_pcm_hw_params_set_rate(pcm, params, UInt32(rate), 0) == 0,
                   snd_pcm_hw_params_set_period_size_near(pcm, params, &period, &dir) == 0,
                   snd_pcm_hw_params_set_buffer_size_near(pcm, params, &buffer) == 0,
-                  snd_pcm_hw_params(pcm, params) == 0 else { snd_pcm_close(pcm); return nil }
+                  snd_pcm_hw_params(pcm, params) == 0 else {
+                ALSA.recordFailure("ALSA PCM \"\(name)\" refused Float32 x \(channels) at \(Int(rate)) Hz, periods of \(periodFrames) frames")
+                snd_pcm_close(pcm)
+                return nil
+            }
             snd_pcm_hw_params_get_period_size(params, &period, &dir)
             snd_pcm_hw_params_get_buffer_size(params, &buffer)
             var sw: OpaquePointer?

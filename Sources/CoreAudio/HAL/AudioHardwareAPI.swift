@@ -174,3 +174,10 @@ public func AudioGetHostClockFrequency() -> Float64 { 1e9 }
 public func AudioGetHostClockMinimumTimeDelta() -> UInt32 { 1 }
 public func AudioConvertHostTimeToNanos(_ inHostTime: UInt64) -> UInt64 { inHostTime }
 public func AudioConvertNanosToHostTime(_ inNanos: UInt64) -> UInt64 { inNanos }
+
+/// Ours, not Apple's: why the last device stream failed to open, in the words of ALSA and of the sound
+/// server behind it ("Connection refused", a refused rate), or nil. Apple's API answers such failures with
+/// kAudioHardwareUnspecifiedError ('what') alone; tools print this beside it. Reading it clears it.
+public func _AudioHardwareTakeLastErrorDescription() -> String? {
+    ALSA.takeLastFailure()
+}

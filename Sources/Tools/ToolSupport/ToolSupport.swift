@@ -46,7 +46,12 @@ public func describe(_ status: OSStatus) -> String {
         (kAudioHardwareUnspecifiedError, "the device failed"),
     ]
     // A full disk or an I/O error: the system's own words too (errno is still the failed call's).
-    let systemText = status == -34 || status == -36 ? ": " + String(cString: strerror(errno)) : ""
+    var systemText = status == -34 || status == -36 ? ": " + String(cString: strerror(errno)) : ""
+    // A device failure: what ALSA and the sound server said.
+    if status == kAudioHardwareUnspecifiedError,
+       let device = _AudioHardwareTakeLastErrorDescription() {
+        systemText += ": " + device
+    }
     return meanings.first { $0.0 == status }.map { "\(text) (\($0.1)\(systemText))" } ?? text
 }
 
