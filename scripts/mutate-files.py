@@ -126,18 +126,19 @@ def main():
     afinfo, afconvert = (shutil.copy(os.path.join(args.bin, t), os.path.join(work, t)) for t in ("afinfo", "afconvert"))
     seeds = make_seeds(work, afconvert)
     datas = [(os.path.splitext(s)[1], open(s, "rb").read()) for s in seeds]
-    rng = random.Random(args.seed)
-    jobs = [(i, rng.choice(datas)) for i in range(args.count)]
-    mutants = [(i, ext, mutate(d, random.Random(args.seed * 1_000_003 + i))) for i, (ext, d) in jobs]
+    def mutant(i):  # made when needed: a long run must not hold all its mutants
+        r = random.Random(args.seed * 1_000_003 + i)
+        ext, d = r.choice(datas)
+        return i, ext, mutate(d, r)
     os.makedirs(args.out, exist_ok=True)
     counts = {"files": 0, "clean": 0, "failures": 0}
     peak_all = [0]
     t0 = time.time()
 
-    def one(item):
-        i, ext, data = item
+    def one(i):
         if args.seconds and time.time() - t0 > args.seconds:
             return None
+        i, ext, data = mutant(i)
         path = os.path.join(work, "m%06d%s" % (i, ext))
         out = os.path.join(work, "o%06d.wav" % i)
         with open(path, "wb") as f:
@@ -155,16 +156,19 @@ def main():
         return failed
 
     with ThreadPoolExecutor(args.jobs) as pool:
-        for failed in pool.map(one, mutants):
-            if failed is None:
-                continue
-            counts["files"] += 1
-            if failed:
-                counts["failures"] += 1
-                for name, outcome, peak in failed:
-                    print("FAIL %s: %s (peak %d MB)" % (name, outcome, peak // 1024), flush=True)
-            else:
-                counts["clean"] += 1
+        for batch in range(0, args.count, 256):
+            if args.seconds and time.time() - t0 > args.seconds:
+                break
+            for failed in pool.map(one, range(batch, min(batch + 256, args.count))):
+                if failed is None:
+                    continue
+                counts["files"] += 1
+                if failed:
+                    counts["failures"] += 1
+                    for name, outcome, peak in failed:
+                        print("FAIL %s: %s (peak %d MB)" % (name, outcome, peak // 1024), flush=True)
+                else:
+                    counts["clean"] += 1
     shutil.rmtree(work, ignore_errors=True)
     print("mutation run: %d files (seed %d) through afinfo and afconvert in %.0f s: %d failures; peak RSS %d MB (limit %d MB)"
           % (counts["files"], args.seed, time.time() - t0, counts["failures"], peak_all[0] // 1024, args.memory_mb))
