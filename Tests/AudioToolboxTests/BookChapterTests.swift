@@ -34,15 +34,14 @@ import Testing
         }
         #expect(AudioFileClose(audioFile!) == noErr)
         // sox reads a 100 Hz... here 441 Hz square wave: 100 samples high, 100 low, 5 seconds.
-        if let sox = FileSupport.sox {
-            let (_, info) = try FileSupport.run(sox, ["--i", url.path])
-            #expect(info.contains("Sample Rate    : 44100"))
-            #expect(info.contains("Channels       : 1"))
-            #expect(info.contains("220500 samples"))
-            let samples = try FileSupport.soxSamples(url)
-            #expect(samples.count == 220_500)
-            #expect(samples[0] == Int32(Int16.max) << 16 && samples[49] == Int32(Int16.max) << 16 && samples[50] == Int32(Int16.min) << 16)
-        }
+        let sox = try #require(FileSupport.sox, "sox is required (scripts/setup.sh installs it)")
+        let (_, info) = try FileSupport.run(sox, ["--i", url.path])
+        #expect(info.contains("Sample Rate    : 44100"))
+        #expect(info.contains("Channels       : 1"))
+        #expect(info.contains("220500 samples"))
+        let samples = try FileSupport.soxSamples(url)
+        #expect(samples.count == 220_500)
+        #expect(samples[0] == Int32(Int16.max) << 16 && samples[49] == Int32(Int16.max) << 16 && samples[50] == Int32(Int16.min) << 16)
     }
 
     static var chapter6Output: AudioStreamBasicDescription {

@@ -222,17 +222,16 @@ enum Fixture {
         #expect(worst < 2e-4, "largest difference from the ideal 48 kHz sine: \(worst)")
 
         // An independent reader agrees on rate, channels and depth.
-        if let sox = Tools.sox {
-            func soxInfo(_ flag: String) throws -> String {
-                let r = try Tools.run(executable: sox, ["--i", flag, caf.path])
-                #expect(r.status == 0, "sox: \(r.stderr)")
-                return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            #expect(try soxInfo("-r") == "48000")
-            #expect(try soxInfo("-c") == "2")
-            #expect(try soxInfo("-b") == "24")
-            #expect(try soxInfo("-s") == "48000")  // samples per channel
+        let sox = try #require(Tools.sox, "sox is required (scripts/setup.sh installs it)")
+        func soxInfo(_ flag: String) throws -> String {
+            let r = try Tools.run(executable: sox, ["--i", flag, caf.path])
+            #expect(r.status == 0, "sox: \(r.stderr)")
+            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
+        #expect(try soxInfo("-r") == "48000")
+        #expect(try soxInfo("-c") == "2")
+        #expect(try soxInfo("-b") == "24")
+        #expect(try soxInfo("-s") == "48000")  // samples per channel
     }
 
     /// Without -f and -d the type follows the extension and the data format the source, where the type
