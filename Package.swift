@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoreAudio", targets: ["CoreAudio"]),
         .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
         .library(name: "AudioUnit", targets: ["AudioUnit"]),
+        .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "AudioDSP", targets: ["AudioDSP"]),
         .executable(name: "sine-demo", targets: ["sine-demo"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
@@ -50,6 +51,8 @@ let package = Package(
             dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP"]
         ),
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
+        // The umbrella most client code imports: re-exports AudioToolbox, CoreAudio and Foundation (AVFAudio later).
+        .target(name: "AVFoundation", dependencies: ["AudioToolbox", "CoreAudio", "CoreAudioTypes"]),
 
         .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/sine-demo"),
         // What the tools share (format and error text in Apple's style); not a product.
@@ -69,6 +72,8 @@ let package = Package(
         .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport", "DeviceTestSupport"]),
+        // Apple-style client code only (no @testable, no helpers of ours): what issue 12 found clients need.
+        .testTarget(name: "ClientFidelityTests", dependencies: ["AVFoundation", "AudioToolbox", "CoreAudio"]),
         // Test-only: the fuzz targets' exercises (FuzzTesting/ uses them through the _FileExercises product).
         .target(name: "FileExercises", dependencies: ["AudioToolbox", "ToolSupport"], path: "Tests/FileExercises"),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "DeviceTestSupport", "FileExercises"]),

@@ -21,17 +21,41 @@ private func register(_ result: Result<AudioFileObject, AUStatusError>, _ out: U
     }
 }
 
+/// The file-system path of a URL, as Apple's CFURLGetFileSystemRepresentation gives it: for file URLs and
+/// for URLs without a scheme (`URL(string: "./x.aif")`, a path relative to the working directory). Read
+/// through NSURL's own accessors: bridging a malformed NSURL (an empty path) to `URL` traps.
+func fileSystemPath(_ url: CFURL) -> Result<String, AUStatusError> {
+    guard url.scheme == nil || url.isFileURL else { return .failure(AUStatusError(kAudio_BadFilePathError)) }
+    // An empty path names no file, as open("") says (ENOENT).
+    guard let path = url.path, !path.isEmpty else { return .failure(AUStatusError(kAudio_FileNotFoundError)) }
+    return .success(path)
+}
+
+/// Opens a URL's file. Non-blocking first, so that a FIFO without a writer (or a device) cannot hang the
+/// caller; anything but a regular file is refused as an invalid file (Apple's parsers find no audio file
+/// in one), and the descriptor is made blocking again for ordinary reads and writes.
 private func openDescriptor(_ url: CFURL, flags: Int32) -> Result<Int32, AUStatusError> {
-    guard let path = (url as URL).isFileURL ? (url as URL).path : nil else { return .failure(AUStatusError(kAudio_BadFilePathError)) }
-    let fd = Foundation.open(path, flags | O_CLOEXEC, 0o644)
+    let path: String
+    switch fileSystemPath(url) {
+    case .failure(let e): return .failure(e)
+    case .success(let p): path = p
+    }
+    let fd = Foundation.open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard fd >= 0 else {
         switch errno {
         case ENOENT: return .failure(AUStatusError(kAudio_FileNotFoundError))
         case EACCES, EPERM, EROFS: return .failure(AUStatusError(kAudio_FilePermissionError))
         case EMFILE, ENFILE: return .failure(AUStatusError(kAudio_TooManyFilesOpenError))
+        case EISDIR, ENXIO: return .failure(AUStatusError(kAudioFileInvalidFileError))
         default: return .failure(AUStatusError(kAudio_BadFilePathError))
         }
     }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+        close(fd)
+        return .failure(AUStatusError(kAudioFileInvalidFileError))
+    }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     return .success(fd)
 }
 
@@ -42,11 +66,14 @@ public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTy
                                    _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inFlags: AudioFileFlags,
                                    _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
     outAudioFile.pointee = nil
-    guard AudioFileObject.containers[inFileType] != nil else { return kAudioFileUnsupportedFileTypeError }
-    let flags = O_RDWR | O_CREAT | (inFlags.contains(.eraseFile) ? O_TRUNC : O_EXCL)
+    guard let container = AudioFileObject.containers[inFileType] else { return kAudioFileUnsupportedFileTypeError }
+    // The format first: a refused one leaves no file behind and an existing one untouched.
+    if case .failure(let e) = container.create(format: inFormat.pointee, channelLayout: nil) { return e.status }
+    let flags = O_RDWR | O_CREAT | (inFlags.contains(.eraseFile) ? 0 : O_EXCL)
     switch openDescriptor(inFileRef, flags: flags) {
     case .failure(let e): return e.status == kAudio_FileNotFoundError ? kAudio_BadFilePathError : e.status
     case .success(let fd):
+        // Emptied only now that the file is known to be a regular file and the format is writable.
         return register(AudioFileObject.create(ByteStore(.file(fd), writable: true), type: inFileType, format: inFormat.pointee), outAudioFile)
     }
 }

@@ -80,7 +80,7 @@ final class AudioFileObject: @unchecked Sendable {
         switch container.create(format: format, channelLayout: nil) {
         case .failure(let e): return .failure(e)
         case .success(let (header, layout)):
-            guard store.truncate(to: 0), store.write(at: 0, header) else { return .failure(AUStatusError(kAudioFilePermissionsError)) }
+            guard store.truncate(to: 0), store.write(at: 0, header) else { return .failure(AUStatusError(store.writeFailure)) }
             let file = AudioFileObject(store: store, container: container, layout: layout, writable: true)
             file.headerDirty = true
             return .success(file)

@@ -38,7 +38,7 @@ typedef OSStatus (*AudioComponentMethod)(void *self, ...);
 struct AudioComponentPlugInInterface {
     OSStatus (*Open)(void *self, AudioComponentInstance mInstance);
     OSStatus (*Close)(void *self);
-    AudioComponentMethod _Nullable (*Lookup)(int16_t selector);
+    AudioComponentMethod _Nullable (* _Nonnull Lookup)(int16_t selector);
     void * _Nullable reserved;
 };
 typedef struct AudioComponentPlugInInterface AudioComponentPlugInInterface;

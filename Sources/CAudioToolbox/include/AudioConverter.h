@@ -111,6 +111,13 @@ typedef OSStatus (*AudioConverterComplexInputDataProc)(AudioConverterRef inAudio
 
 typedef uint32_t AudioFormatPropertyID;
 
+/// kAudioFormatProperty_FormatList's items: a format and the channel layout that goes with it.
+struct AudioFormatListItem {
+    AudioStreamBasicDescription mASBD;
+    AudioChannelLayoutTag mChannelLayoutTag;
+};
+typedef struct AudioFormatListItem AudioFormatListItem;
+
 CF_ENUM(AudioFormatPropertyID) {
     kAudioFormatProperty_FormatInfo                     = OCA_4CC('f','m','t','i'),
     kAudioFormatProperty_FormatName                     = OCA_4CC('f','n','a','m'),

@@ -84,6 +84,21 @@ CF_ENUM(AudioObjectPropertySelector) {
     kAudioDevicePropertyMute                            = OCA_4CC('m','u','t','e')
 };
 
+// AudioHardwareDeprecated.h: the older names client code still uses (the CFString forms are the object
+// properties under their old names; DeviceName and DeviceManufacturer are C strings).
+CF_ENUM(AudioObjectPropertyScope) {
+    kAudioDevicePropertyScopeInput                      = kAudioObjectPropertyScopeInput,
+    kAudioDevicePropertyScopeOutput                     = kAudioObjectPropertyScopeOutput,
+    kAudioDevicePropertyScopePlayThrough                = kAudioObjectPropertyScopePlayThrough
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioDevicePropertyDeviceName                      = OCA_4CC('n','a','m','e'),
+    kAudioDevicePropertyDeviceNameCFString              = kAudioObjectPropertyName,
+    kAudioDevicePropertyDeviceManufacturer              = OCA_4CC('m','a','k','r'),
+    kAudioDevicePropertyDeviceManufacturerCFString      = kAudioObjectPropertyManufacturer
+};
+
 CF_ASSUME_NONNULL_END
 
 #endif

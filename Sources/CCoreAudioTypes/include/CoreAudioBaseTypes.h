@@ -241,6 +241,20 @@ struct AudioClassDescription {
 };
 typedef struct AudioClassDescription AudioClassDescription;
 
+// MARK: MPEG-4 audio object types (the mFormatFlags of a kAudioFormatMPEG4* format)
+
+typedef enum OCA_ENUM_ATTR MPEG4ObjectID : long {
+    kMPEG4Object_AAC_Main       = 1,
+    kMPEG4Object_AAC_LC         = 2,
+    kMPEG4Object_AAC_SSR        = 3,
+    kMPEG4Object_AAC_LTP        = 4,
+    kMPEG4Object_AAC_SBR        = 5,
+    kMPEG4Object_AAC_Scalable   = 6,
+    kMPEG4Object_TwinVQ         = 7,
+    kMPEG4Object_CELP           = 8,
+    kMPEG4Object_HVXC           = 9
+} MPEG4ObjectID;
+
 CF_ASSUME_NONNULL_END
 
 #endif

@@ -97,6 +97,9 @@ final class HALDevice: HALObject, @unchecked Sendable {
         let scope = address.mScope
         switch address.mSelector {
         case kAudioDevicePropertyDeviceUID, kAudioDevicePropertyModelUID: return .string(uid)
+        // AudioHardwareDeprecated.h's C-string forms of Name and Manufacturer.
+        case kAudioDevicePropertyDeviceName: return .cString(name)
+        case kAudioDevicePropertyDeviceManufacturer: return .cString(manufacturer)
         case kAudioDevicePropertyTransportType:
             return .uint32(uid.hasPrefix("hw:") ? kAudioDeviceTransportTypeBuiltIn : kAudioDeviceTransportTypeVirtual)
         case kAudioDevicePropertyDeviceIsAlive: return .uint32(alive.load(ordering: .acquiring) ? 1 : 0)

@@ -7,6 +7,8 @@ enum HALPropertyValue {
     case uint32(UInt32)
     case float64(Double)
     case string(String)
+    /// A NUL-terminated C string copied into the caller's buffer (cut to fit, still terminated).
+    case cString(String)
     case objects([AudioObjectID])
     case ranges([AudioValueRange])
     case range(AudioValueRange)
@@ -20,6 +22,7 @@ enum HALPropertyValue {
         case .uint32: 4
         case .float64: 8
         case .string: UInt32(MemoryLayout<UnsafeRawPointer>.size)
+        case .cString(let s): UInt32(s.utf8.count + 1)
         case .objects(let ids): UInt32(ids.count * 4)
         case .ranges(let r): UInt32(r.count * MemoryLayout<AudioValueRange>.size)
         case .range: UInt32(MemoryLayout<AudioValueRange>.size)
@@ -50,6 +53,12 @@ enum HALPropertyValue {
             guard ioSize.pointee >= UInt32(MemoryLayout<UnsafeRawPointer>.size) else { return kAudioHardwareBadPropertySizeError }
             out.storeBytes(of: Unmanaged.passRetained(s as NSString).toOpaque(), as: UnsafeMutableRawPointer.self)
             ioSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+            return kAudioHardwareNoError
+        case .cString(let s):
+            guard ioSize.pointee >= 1 else { return kAudioHardwareBadPropertySizeError }
+            let bytes = Array(s.utf8.prefix(Int(ioSize.pointee) - 1)) + [0]
+            bytes.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+            ioSize.pointee = UInt32(bytes.count)
             return kAudioHardwareNoError
         case .objects(let ids): return array(ids)
         case .ranges(let r): return array(r)

@@ -118,7 +118,12 @@ enum AIFFContainer: AudioFileContainer {
         createFile(format: f, aifc: false)
     }
 
-    static func createFile(format f: AudioStreamBasicDescription, aifc: Bool) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+    static func createFile(format requested: AudioStreamBasicDescription, aifc: Bool) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+        // AIFF integers are signed whatever the flags say, and mixability is no concern of a file: Apple's
+        // writer ignores those flags (a client's 8-bit format without the signed flag is still AIFF's).
+        var f = requested
+        f.mFormatFlags &= ~kAudioFormatFlagIsNonMixable
+        if f.mFormatFlags & kAudioFormatFlagIsFloat == 0 { f.mFormatFlags |= kAudioFormatFlagIsSignedInteger }
         guard let pcm = PCMFormat(f), pcm.isInterleaved else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
         let l = pcm.layout
         let compression: UInt32
