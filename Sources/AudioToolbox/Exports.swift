@@ -2,5 +2,5 @@
 // Swift) and the engine behind it. Re-exports Foundation and CoreAudioTypes, as Apple's does.
 @_exported import CoreAudioTypes
 @_exported import CoreAudio
-@_exported import CAudioToolbox
+
 @_exported import Foundation

@@ -1,4 +1,4 @@
-import CAudioToolbox
+
 import CoreAudioTypes
 
 // Apple's AudioFile.h structs whose names are CFStrings. Declared in Swift (not C) so `mName` imports as
