@@ -10,7 +10,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 swift build -c release
-../scripts/pulse-server.sh
+# The round-trip benchmark plays and records on a private PulseAudio server (never the user's).
+server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
+trap '../scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
+../scripts/pulse-server.sh start "$server_dir" >/dev/null
+export PULSE_SERVER="unix:$server_dir/native"
 for b in RenderOverhead GraphRender MixerBench ResamplerBench FileIOBench TimeStretchBench RoundTripLatency; do
     echo "== $b"
     .build/release/$b

@@ -1,41 +1,83 @@
 #!/usr/bin/env bash
-# Starts a PulseAudio server without a sound card, for the device tests and tools: two null sinks, "out"
-# (the default output; its monitor is where tests listen) and "mic" (whose monitor is the default input,
-# so what is played into "mic" is what a recording hears). Idempotent: an already running server is
-# given the sinks it lacks.
+# A private PulseAudio server for the device tests, tools and benchmarks on a machine without a sound card:
+# its own runtime directory and socket, so it never touches a server the user runs (their sinks, defaults
+# and configuration stay as they are). Two null sinks: "out" (the default output; its monitor is where
+# tests listen) and "mic" (its monitor is the default input, so what is played into "mic" is what a
+# recording hears).
+#   scripts/pulse-server.sh start DIR   starts the server in DIR (idempotent: a running one gets what it lacks)
+#                                       and prints PULSE_SERVER=unix:DIR/native for the clients
+#   scripts/pulse-server.sh stop DIR    stops the server in DIR and its keeper streams, nothing else
+# Every client (pactl, parec, pacat, and our code through ALSA's pulse plugin) reaches it through the
+# PULSE_SERVER variable.
 set -euo pipefail
+command=${1:-}
+dir=${2:-}
+[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+export PULSE_SERVER="unix:$dir/native"
+# The server's own home: its cookie, its state, nothing of the user's.
+server_env=(env XDG_RUNTIME_DIR="$dir" HOME="$dir" PULSE_RUNTIME_PATH="$dir/runtime" PULSE_STATE_PATH="$dir/state")
+
 # Starts a command in the background that outlives this script holding none of our caller's descriptors
 # (a caller waiting on them would otherwise wait forever).
 detached() {
     ( for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
       exec "$@" ) >/dev/null 2>&1 < /dev/null &
 }
+
+stop() {
+    if [ -f "$dir/keepers" ]; then
+        while read -r pid; do kill "$pid" 2>/dev/null || true; done < "$dir/keepers"
+        rm -f "$dir/keepers"
+    fi
+    pactl exit >/dev/null 2>&1 || true
+    if [ -f "$dir/server.pid" ]; then
+        pid=$(cat "$dir/server.pid")
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
+        rm -f "$dir/server.pid"
+    fi
+}
+
+case "$command" in
+stop)
+    stop
+    exit 0
+    ;;
+start) ;;
+*) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+esac
+
 started=0
 if ! pactl info >/dev/null 2>&1; then
     started=1
-    detached pulseaudio --daemonize=yes --exit-idle-time=-1 --system=no -n --realtime=yes --high-priority=yes \
-        --load=module-native-protocol-unix --log-target=stderr
-    for _ in $(seq 50); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
+    rm -f "$dir/native"
+    # auth-anonymous: clients run with the user's HOME, whose cookie is not this server's.
+    detached "${server_env[@]}" pulseaudio --daemonize=no --exit-idle-time=-1 --system=no -n --realtime=yes --high-priority=yes \
+        --use-pid-file=no --disable-shm=yes \
+        --load="module-native-protocol-unix socket=$dir/native auth-anonymous=1" --log-target=stderr
+    echo $! > "$dir/server.pid"
+    for _ in $(seq 100); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
 fi
-pactl info >/dev/null 2>&1 || { echo "pulse-server: PulseAudio did not start" >&2; exit 1; }
+pactl info >/dev/null 2>&1 || { echo "pulse-server: PulseAudio did not start in $dir" >&2; exit 1; }
 for sink in out mic; do
     pactl list short sinks | cut -f2 | grep -qx "$sink" ||
         pactl load-module module-null-sink sink_name="$sink" sink_properties=device.description="$sink" >/dev/null
 done
-# Route the defaults to the null sinks only on a server started here (a desktop's own defaults are left
-# alone; the device tests route them for their duration).
-if [ "$started" = 1 ]; then
-    pactl set-default-sink out
-    pactl set-default-source mic.monitor
-fi
+pactl set-default-sink out
+pactl set-default-source mic.monitor
 # The server must keep up when the machine is busy: give all its threads (the sinks' IO threads too,
 # created above) real-time priority above its clients' IO threads, as a desktop's rtkit setup would.
-if [ "$started" = 1 ]; then chrt -f -a -p 15 "$(pidof pulseaudio | cut -d' ' -f1)" >/dev/null 2>&1 || true; fi
+if [ "$started" = 1 ]; then chrt -f -a -p 15 "$(cat "$dir/server.pid")" >/dev/null 2>&1 || true; fi
 # An idle null sink's thread sleeps for up to its 2 s maximum latency before it notices a new stream, so a
 # stream starting on it can stall for up to that long. A silent 10 ms stream on each sink keeps them
 # running at low latency (silence mixed in changes nothing).
-for sink in out mic; do
-    if ! pgrep -f "^pacat -p -d $sink --latency-msec=10" >/dev/null; then
+if [ "$started" = 1 ] || [ ! -f "$dir/keepers" ]; then
+    rm -f "$dir/keepers"
+    for sink in out mic; do
         detached setsid pacat -p -d "$sink" --latency-msec=10 --raw --format=s16le --rate=44100 --channels=2 /dev/zero
-    fi
-done
+        echo $! >> "$dir/keepers"
+    done
+fi
+echo "PULSE_SERVER=$PULSE_SERVER"

@@ -4,8 +4,8 @@
 set -euo pipefail
 
 # sox, ffmpeg: independent readers and writers that check our files. libasound2-dev: the HAL's ALSA
-# backend. pulseaudio (+ utils, + the ALSA plugin): a sound server with null sinks for the device tests
-# and for machines without a sound card.
+# backend. pulseaudio (+ utils, + the ALSA plugin): the private server with null sinks the device tests
+# start (scripts/pulse-server.sh), also usable on machines without a sound card.
 # libspeexdsp-dev: VoiceProcessingIO's echo canceller. espeak-ng: real speech for the voice tests.
 packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng)
 missing=()
@@ -18,6 +18,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# A sound server to play to: the running one, else PulseAudio with null sinks.
-"$(dirname "$0")/pulse-server.sh"
+# No sound server is started or changed here: the tests start a private one (scripts/test.sh), and
+# scripts/pulse-server.sh starts one for a machine without a sound card.
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0 or later) must be on PATH" >&2; exit 1; }

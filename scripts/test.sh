@@ -1,12 +1,32 @@
 #!/usr/bin/env bash
-# The test suite: everything but the device tests in parallel, then the device tests (HAL, I/O units,
-# the book's device programs, afplay/afrecord) on their own against the PulseAudio server. The device tests
-# measure real-time playback and recording; sharing two cores with the DSP tests would starve the audio
-# threads and the server, and they would hear dropouts that are the test run's, not the code's.
-set -euo pipefail
+# The test suite: everything but the device tests in parallel, then the device tests (HAL, I/O units, the
+# book's device programs, afplay/afrecord) on their own. The device tests measure real-time playback and
+# recording; sharing two cores with the DSP tests would starve the audio threads and the server, and they
+# would hear dropouts that are the test run's, not the code's.
+# Every test talks to a private PulseAudio server started here (own runtime directory and socket, reached
+# through PULSE_SERVER) and stopped at the end, whatever happened: a server the user runs is never touched.
+# Each phase is reported, even after an earlier one failed; the exit status is non-zero if any failed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 devices='HALTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|VoiceProcessingTests'
-swift build --build-tests
-swift test --skip-build --skip "$devices"
-scripts/pulse-server.sh
-swift test --skip-build --filter "$devices"
+server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
+trap 'scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
+export PULSE_SERVER="unix:$server_dir/native"
+
+results=()
+failed=0
+phase() {
+    local name=$1; shift
+    echo "== $name"
+    if "$@"; then results+=("$name: passed"); else results+=("$name: FAILED"); failed=1; fi
+}
+
+phase "build" swift build --build-tests
+if [ "$failed" = 0 ]; then
+    phase "private sound server" scripts/pulse-server.sh start "$server_dir"
+    phase "tests (parallel)" swift test --skip-build --skip "$devices"
+    phase "device tests" swift test --skip-build --filter "$devices"
+fi
+echo "== summary"
+printf '%s\n' "${results[@]}"
+exit $failed

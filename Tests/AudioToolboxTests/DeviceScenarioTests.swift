@@ -172,7 +172,7 @@ import Testing
         var size: UInt32 = 4
         #expect(AudioUnitGetProperty(output, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &device, &size) == noErr)
         Thread.sleep(forTimeInterval: 0.5)
-        PulseTestServer.run(["pulseaudio", "-k"])
+        PulseTestServer.stopServer()  // the private test server, never the user's
         func alive() -> UInt32 {
             var a = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyDeviceIsAlive, mScope: kAudioObjectPropertyScopeGlobal,
                                                mElement: kAudioObjectPropertyElementMain)

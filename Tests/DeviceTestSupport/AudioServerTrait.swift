@@ -1,8 +1,8 @@
 import Testing
 
-/// Device tests share one sound server, and some stop or reroute it: `.audioServer` on a suite runs its
-/// tests one at a time across all suites (Swift Testing runs suites in parallel), each with the server
-/// started and routed to the null sinks.
+/// Device tests share one private sound server, and some stop or reroute it: `.audioServer` on a suite runs
+/// its tests one at a time across all suites (Swift Testing runs suites in parallel), each with the server
+/// started and routed to its null sinks.
 public struct AudioServerTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -10,16 +10,13 @@ public struct AudioServerTrait: SuiteTrait, TestTrait, TestScoping {
                              performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil else { return try await function() }
         await AudioServerGate.shared.acquire()
-        // A desktop's own defaults come back after the test (the test routes them to the null sinks).
-        let saved = PulseTestServer.defaults()
+        // The private test server (a user's own server is never touched), routed to its null sinks.
         let ready = PulseTestServer.prepare()
-        #expect(ready, "the PulseAudio test server must run (scripts/pulse-server.sh)")
+        #expect(ready, "the private PulseAudio test server must start (scripts/pulse-server.sh)")
         do { try await function() } catch {
-            if let saved { PulseTestServer.restore(saved) }
             await AudioServerGate.shared.release()
             throw error
         }
-        if let saved { PulseTestServer.restore(saved) }
         await AudioServerGate.shared.release()
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 
-/// The PulseAudio server the device tests play to and record from (scripts/pulse-server.sh starts it):
-/// null sinks "out" (default output) and "mic" (its monitor is the default input). Helpers run the
-/// server's own tools: parec to hear what was played, pacat to play into the "mic".
+/// The private PulseAudio server the device tests play to and record from (scripts/pulse-server.sh): its
+/// own runtime directory and socket, reached through PULSE_SERVER, so a server the user runs is never
+/// stopped, restarted or reconfigured. scripts/test.sh starts one and exports PULSE_SERVER; a test process
+/// started without it (plain `swift test`) starts its own and stops it when it exits. Null sinks "out"
+/// (default output) and "mic" (its monitor is the default input). Helpers run the server's own tools:
+/// parec to hear what was played, pacat to play into the "mic".
 public enum PulseTestServer {
     public static let rate = 44100.0
 
@@ -24,34 +27,56 @@ public enum PulseTestServer {
         return (process.terminationStatus, data)
     }
 
-    /// Makes sure the server runs and the defaults are the null sinks (the tests' routing).
+    /// The private server's directory: the one PULSE_SERVER names (unix:DIR/native) when a script started
+    /// it, else a new one this process owns (PULSE_SERVER is set to it before any client connects, and the
+    /// server is stopped when the process exits).
+    public static let directory: String = {
+        if let server = ProcessInfo.processInfo.environment["PULSE_SERVER"], server.hasPrefix("unix:"), server.hasSuffix("/native") {
+            return String(server.dropFirst("unix:".count).dropLast("/native".count))
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oca-pulse-\(getpid())").path
+        setenv("PULSE_SERVER", "unix:\(dir)/native", 1)
+        ownDirectory = dir
+        atexit { PulseTestServer.stopOwnServer() }
+        return dir
+    }()
+
+    nonisolated(unsafe) private static var ownDirectory: String?
+
+    /// Stops the server this process started itself (at exit): its keeper streams and the daemon, by pid.
+    static func stopOwnServer() {
+        guard let dir = ownDirectory else { return }
+        for file in ["keepers", "server.pid"] {
+            let pids = (try? String(contentsOfFile: dir + "/" + file, encoding: .utf8)) ?? ""
+            for line in pids.split(separator: "\n") { if let pid = Int32(line) { kill(pid, SIGTERM) } }
+        }
+    }
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts/pulse-server.sh").path
+
+    /// Makes sure the private server runs (starting it again after a test stopped it) with its sinks and
+    /// the tests' routing.
     public static func prepare() -> Bool {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts/pulse-server.sh").path
         // Not through `run`: the daemon the script may start must not hold a pipe of ours open.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script]
+        process.arguments = [script, "start", directory]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return false }
-        run(["pactl", "set-default-sink", "out"])
-        run(["pactl", "set-default-source", "mic.monitor"])
-        return true
+        return process.terminationStatus == 0
     }
 
-    /// The server's default sink and source, if a server runs.
-    public static func defaults() -> (sink: String, source: String)? {
-        let sink = run(["pactl", "get-default-sink"]), source = run(["pactl", "get-default-source"])
-        guard sink.0 == 0, source.0 == 0 else { return nil }
-        func text(_ d: Data) -> String { String(decoding: d, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
-        return (text(sink.1), text(source.1))
-    }
-
-    public static func restore(_ saved: (sink: String, source: String)) {
-        run(["pactl", "set-default-sink", saved.sink])
-        run(["pactl", "set-default-source", saved.source])
+    /// Stops the private server (and only it): for tests of a server that goes away.
+    public static func stopServer() {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script, "stop", directory]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return }
+        process.waitUntilExit()
     }
 
     /// A running capture of a sink's monitor (Float32 stereo at 44.1 kHz), written by parec to a file.
