@@ -159,6 +159,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output.path))
         let aiff = try Tools.run("afconvert", ["-f", "AIFF", "-d", "BEI32", input.path, output.path])
         #expect(aiff.status == 1 && aiff.stderr.contains("4 GiB"), "\(aiff.stderr)")
+        // The size is counted at the output rate: 1.25 G frames of 16-bit mono are 2.5 GB, at 16 kHz 5 GB.
+        let doubled = try Tools.run("afconvert", ["-d", "LEI16@16000", input.path, output.path])
+        #expect(doubled.status == 1 && doubled.stderr.contains("4.66 GiB"), "\(doubled.stderr)")
     }
 
     // MARK: Interrupted and killed writers

@@ -108,6 +108,8 @@ final class AudioFileObject: @unchecked Sendable {
         if start >= layout.dataByteCount { return (0, kAudioFileEndOfFileError) }
         let n = Int(min(Int64(count), layout.dataByteCount - start))
         let got = store.read(at: layout.dataOffset + start, count: n, into: buffer)
+        // A read the device failed (EIO) is an I/O error, not the end of the audio.
+        if got < n && store.readErrno != 0 { return (got, FileSystemStatus.from(errno: store.readErrno)) }
         return (got, got < count ? kAudioFileEndOfFileError : noErr)
     }
 

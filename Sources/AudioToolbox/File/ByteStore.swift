@@ -17,6 +17,9 @@ final class ByteStore {
     /// What the last failed write or resize said (errno; 0 for a callback or memory store).
     private(set) var lastErrno: Int32 = 0
 
+    /// What the last read's failure said (errno; 0 when it only reached the end of the file).
+    private(set) var readErrno: Int32 = 0
+
     /// The status to report for the last failed write or resize.
     var writeFailure: OSStatus {
         if !writable { return kAudioFilePermissionsError }
@@ -50,8 +53,11 @@ final class ByteStore {
         switch backing {
         case .file(let fd):
             var done = 0
+            readErrno = 0
             while done < count {
                 let n = pread(fd, buffer + done, count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { readErrno = errno }
                 if n <= 0 { break }
                 done += n
             }

@@ -290,9 +290,10 @@ if resampling && (srcQuality != nil || srcComplexity != nil) {
     }
 }
 
+// In the client (output) format now: frames at the output rate.
+let expectedFrames = extProperty(input, kExtAudioFileProperty_FileLengthFrames, Int64(0)) ?? 0
 // WAVE and AIFF sizes are 32-bit: refuse before the work rather than fail at 4 GiB.
-let expectedBytes = Double(extProperty(input, kExtAudioFileProperty_FileLengthFrames, Int64(0)) ?? 0)
-    * outputFormat.mSampleRate / inputFormat.mSampleRate * Double(outputFormat.mBytesPerFrame)
+let expectedBytes = Double(expectedFrames) * Double(outputFormat.mBytesPerFrame)
 if [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType].contains(outputType), expectedBytes + 4096 > Double(UInt32.max) {
     fail(String(format: "the output would hold %.2f GiB of audio, more than a %@ file can (4 GiB); use ", expectedBytes / 1_073_741_824,
                 quoted(outputType)) + (outputType == kAudioFileWAVEType ? "-f RF64 (WAVE with 64-bit sizes) or -f caff" : "-f caff"))
@@ -328,7 +329,6 @@ if outputChannels == inputFormat.mChannelsPerFrame {
     }
 }
 
-let expectedFrames = extProperty(input, kExtAudioFileProperty_FileLengthFrames, Int64(0)) ?? 0
 if verbose {
     print("Input file: \(inputPath), \(inputFrames) frames")
     print("Formats:")
