@@ -183,8 +183,10 @@ import Testing
         let probe = try Tools.run(executable: "/usr/bin/ffprobe", ["-v", "error", "-count_packets", "-select_streams", "a:0",
                                                                     "-show_entries", "stream=duration_ts", "-of", "csv=p=0", url.path])
         try #require(probe.status == 0, "ffprobe: \(probe.stderr)")
+        // ffprobe says N/A for a stream with no packet (a writer killed before its first audio).
+        let probed = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         return (try #require(field("audio bytes:")), try #require(field("audio data file offset:")),
-                Int64(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
+                probed == "N/A" ? 0 : Int64(probed) ?? -1)
     }
 
     /// SIGINT, SIGTERM and SIGHUP stop afconvert between chunks with the file finished: the header
