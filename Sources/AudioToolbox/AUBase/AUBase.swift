@@ -143,34 +143,34 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
 
     /// The element, or the status Apple returns: InvalidScope for unknown scopes, InvalidElement for
     /// a missing element.
-    func element(_ scope: AudioUnitScope, _ index: AudioUnitElement) -> Result<AUElement, AUStatusError> {
+    func element(_ scope: AudioUnitScope, _ index: AudioUnitElement) -> Result<AUElement, OSStatusError> {
         switch scope {
         case kAudioUnitScope_Global:
-            return index == 0 ? .success(globalElement) : .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+            return index == 0 ? .success(globalElement) : .failure(OSStatusError(kAudioUnitErr_InvalidElement))
         case kAudioUnitScope_Input:
-            return Int(index) < inputs.count ? .success(inputs[Int(index)]) : .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+            return Int(index) < inputs.count ? .success(inputs[Int(index)]) : .failure(OSStatusError(kAudioUnitErr_InvalidElement))
         case kAudioUnitScope_Output:
-            return Int(index) < outputs.count ? .success(outputs[Int(index)]) : .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+            return Int(index) < outputs.count ? .success(outputs[Int(index)]) : .failure(OSStatusError(kAudioUnitErr_InvalidElement))
         case kAudioUnitScope_Group:
-            return .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+            return .failure(OSStatusError(kAudioUnitErr_InvalidElement))
         default:
-            return .failure(AUStatusError(kAudioUnitErr_InvalidScope))
+            return .failure(OSStatusError(kAudioUnitErr_InvalidScope))
         }
     }
 
     /// The input or output element for a stream-format query; global scope means output 0.
-    func ioElement(_ scope: AudioUnitScope, _ index: AudioUnitElement) -> Result<AUIOElement, AUStatusError> {
+    func ioElement(_ scope: AudioUnitScope, _ index: AudioUnitElement) -> Result<AUIOElement, OSStatusError> {
         switch scope {
         case kAudioUnitScope_Global:
-            return outputs.isEmpty ? .failure(AUStatusError(kAudioUnitErr_InvalidElement)) : .success(outputs[0])
+            return outputs.isEmpty ? .failure(OSStatusError(kAudioUnitErr_InvalidElement)) : .success(outputs[0])
         case kAudioUnitScope_Input, kAudioUnitScope_Output:
             return element(scope, index).flatMap { e in
-                (e as? AUIOElement).map { .success($0) } ?? .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+                (e as? AUIOElement).map { .success($0) } ?? .failure(OSStatusError(kAudioUnitErr_InvalidElement))
             }
         case kAudioUnitScope_Group:
-            return .failure(AUStatusError(kAudioUnitErr_InvalidElement))
+            return .failure(OSStatusError(kAudioUnitErr_InvalidElement))
         default:
-            return .failure(AUStatusError(kAudioUnitErr_InvalidScope))
+            return .failure(OSStatusError(kAudioUnitErr_InvalidScope))
         }
     }
 
@@ -258,10 +258,4 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     override func removeRenderNotify(_ proc: AURenderCallback, _ userData: UnsafeMutableRawPointer?) -> OSStatus {
         renderNotifies.remove(proc, userData)
     }
-}
-
-/// An OSStatus carried as a Swift error (typed throws and Result inside the engine).
-struct AUStatusError: Error {
-    let status: OSStatus
-    init(_ status: OSStatus) { self.status = status }
 }

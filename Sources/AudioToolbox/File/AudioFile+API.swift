@@ -11,7 +11,7 @@ private func withFile(_ id: AudioFileID?, _ body: (AudioFileObject) -> OSStatus)
     return body(f)
 }
 
-private func register(_ result: Result<AudioFileObject, AUStatusError>, _ out: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
+private func register(_ result: Result<AudioFileObject, OSStatusError>, _ out: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
     switch result {
     case .success(let f):
         out.pointee = OpaquePointer(AudioFileObject.handles.add(f))
@@ -24,17 +24,17 @@ private func register(_ result: Result<AudioFileObject, AUStatusError>, _ out: U
 /// The file-system path of a URL, as Apple's CFURLGetFileSystemRepresentation gives it: for file URLs and
 /// for URLs without a scheme (`URL(string: "./x.aif")`, a path relative to the working directory). Read
 /// through NSURL's own accessors: bridging a malformed NSURL (an empty path) to `URL` traps.
-func fileSystemPath(_ url: CFURL) -> Result<String, AUStatusError> {
-    guard url.scheme == nil || url.isFileURL else { return .failure(AUStatusError(kAudio_BadFilePathError)) }
+func fileSystemPath(_ url: CFURL) -> Result<String, OSStatusError> {
+    guard url.scheme == nil || url.isFileURL else { return .failure(OSStatusError(kAudio_BadFilePathError)) }
     // An empty path names no file, as open("") says (ENOENT).
-    guard let path = url.path, !path.isEmpty else { return .failure(AUStatusError(kAudio_FileNotFoundError)) }
+    guard let path = url.path, !path.isEmpty else { return .failure(OSStatusError(kAudio_FileNotFoundError)) }
     return .success(path)
 }
 
 /// Opens a URL's file. Non-blocking first, so that a FIFO without a writer (or a device) cannot hang the
 /// caller; anything but a regular file is refused as an invalid file (Apple's parsers find no audio file
 /// in one), and the descriptor is made blocking again for ordinary reads and writes.
-private func openDescriptor(_ url: CFURL, flags: Int32) -> Result<Int32, AUStatusError> {
+private func openDescriptor(_ url: CFURL, flags: Int32) -> Result<Int32, OSStatusError> {
     let path: String
     switch fileSystemPath(url) {
     case .failure(let e): return .failure(e)
@@ -43,17 +43,17 @@ private func openDescriptor(_ url: CFURL, flags: Int32) -> Result<Int32, AUStatu
     let fd = Foundation.open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard fd >= 0 else {
         switch errno {
-        case ENOENT: return .failure(AUStatusError(kAudio_FileNotFoundError))
-        case EACCES, EPERM, EROFS: return .failure(AUStatusError(kAudio_FilePermissionError))
-        case EMFILE, ENFILE: return .failure(AUStatusError(kAudio_TooManyFilesOpenError))
-        case EISDIR, ENXIO: return .failure(AUStatusError(kAudioFileInvalidFileError))
-        default: return .failure(AUStatusError(kAudio_BadFilePathError))
+        case ENOENT: return .failure(OSStatusError(kAudio_FileNotFoundError))
+        case EACCES, EPERM, EROFS: return .failure(OSStatusError(kAudio_FilePermissionError))
+        case EMFILE, ENFILE: return .failure(OSStatusError(kAudio_TooManyFilesOpenError))
+        case EISDIR, ENXIO: return .failure(OSStatusError(kAudioFileInvalidFileError))
+        default: return .failure(OSStatusError(kAudio_BadFilePathError))
         }
     }
     var st = stat()
     guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
         close(fd)
-        return .failure(AUStatusError(kAudioFileInvalidFileError))
+        return .failure(OSStatusError(kAudioFileInvalidFileError))
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     return .success(fd)

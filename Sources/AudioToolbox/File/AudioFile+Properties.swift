@@ -181,7 +181,7 @@ enum AudioFileGlobalInfo {
         case object(AnyObject)
     }
 
-    static func value(_ id: AudioFilePropertyID, _ size: UInt32, _ spec: UnsafeMutableRawPointer?) -> Result<Value, AUStatusError> {
+    static func value(_ id: AudioFilePropertyID, _ size: UInt32, _ spec: UnsafeMutableRawPointer?) -> Result<Value, OSStatusError> {
         func bytes<T>(_ values: [T]) -> Value { .bytes(values.withUnsafeBytes { Array($0) }) }
         func specifier<T>(_ t: T.Type) -> T? {
             guard let spec, Int(size) >= MemoryLayout<T>.size else { return nil }
@@ -191,25 +191,25 @@ enum AudioFileGlobalInfo {
         case kAudioFileGlobalInfo_ReadableTypes, kAudioFileGlobalInfo_WritableTypes:
             return .success(bytes(AudioFileTypeInfo.all.map(\.type)))
         case kAudioFileGlobalInfo_FileTypeName:
-            guard let t = specifier(AudioFileTypeID.self) else { return .failure(AUStatusError(kAudioFileBadPropertySizeError)) }
-            guard let info = AudioFileTypeInfo.find(t) else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+            guard let t = specifier(AudioFileTypeID.self) else { return .failure(OSStatusError(kAudioFileBadPropertySizeError)) }
+            guard let info = AudioFileTypeInfo.find(t) else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
             return .success(.object(info.name as NSString))
         case kAudioFileGlobalInfo_AvailableFormatIDs:
-            guard let t = specifier(AudioFileTypeID.self) else { return .failure(AUStatusError(kAudioFileBadPropertySizeError)) }
-            guard AudioFileTypeInfo.find(t) != nil else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+            guard let t = specifier(AudioFileTypeID.self) else { return .failure(OSStatusError(kAudioFileBadPropertySizeError)) }
+            guard AudioFileTypeInfo.find(t) != nil else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
             return .success(bytes([kAudioFormatLinearPCM]))
         case kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat:
-            guard let tf = specifier(AudioFileTypeAndFormatID.self) else { return .failure(AUStatusError(kAudioFileBadPropertySizeError)) }
-            guard let info = AudioFileTypeInfo.find(tf.mFileType) else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
-            guard tf.mFormatID == kAudioFormatLinearPCM else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+            guard let tf = specifier(AudioFileTypeAndFormatID.self) else { return .failure(OSStatusError(kAudioFileBadPropertySizeError)) }
+            guard let info = AudioFileTypeInfo.find(tf.mFileType) else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
+            guard tf.mFormatID == kAudioFormatLinearPCM else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
             let list = info.pcm.map { flags, bits in
                 AudioStreamBasicDescription(mSampleRate: 0, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: 0,
                                             mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 0, mBitsPerChannel: bits, mReserved: 0)
             }
             return .success(bytes(list))
         case kAudioFileGlobalInfo_ExtensionsForType, kAudioFileGlobalInfo_MIMETypesForType, kAudioFileGlobalInfo_UTIsForType:
-            guard let t = specifier(AudioFileTypeID.self) else { return .failure(AUStatusError(kAudioFileBadPropertySizeError)) }
-            guard let info = AudioFileTypeInfo.find(t) else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+            guard let t = specifier(AudioFileTypeID.self) else { return .failure(OSStatusError(kAudioFileBadPropertySizeError)) }
+            guard let info = AudioFileTypeInfo.find(t) else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
             let list = id == kAudioFileGlobalInfo_ExtensionsForType ? info.extensions : id == kAudioFileGlobalInfo_MIMETypesForType ? info.mimeTypes : info.utis
             return .success(.object(list as NSArray))
         case kAudioFileGlobalInfo_AllExtensions, kAudioFileGlobalInfo_AllMIMETypes, kAudioFileGlobalInfo_AllUTIs:
@@ -223,7 +223,7 @@ enum AudioFileGlobalInfo {
             guard let spec, Int(size) == MemoryLayout<UnsafeRawPointer>.size,
                   let raw = spec.load(as: UnsafeRawPointer?.self),
                   let key = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? String else {
-                return .failure(AUStatusError(kAudioFileBadPropertySizeError))
+                return .failure(OSStatusError(kAudioFileBadPropertySizeError))
             }
             let types = AudioFileTypeInfo.all.filter { info in
                 let list = id == kAudioFileGlobalInfo_TypesForExtension ? info.extensions : id == kAudioFileGlobalInfo_TypesForMIMEType ? info.mimeTypes : info.utis
@@ -231,7 +231,7 @@ enum AudioFileGlobalInfo {
             }.map(\.type)
             return .success(bytes(types))
         default:
-            return .failure(AUStatusError(kAudioFileUnsupportedPropertyError))
+            return .failure(OSStatusError(kAudioFileUnsupportedPropertyError))
         }
     }
 }

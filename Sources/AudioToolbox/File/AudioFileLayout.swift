@@ -33,10 +33,10 @@ struct AudioFileLayout {
 /// One container format: parse an existing file, and lay out a new one.
 protocol AudioFileContainer {
     static var fileType: AudioFileTypeID { get }
-    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError>
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError>
     /// A new file's header bytes for `format` (with `channelLayout` if given); the layout's dataOffset says
     /// where audio starts. Fails with kAudioFileUnsupportedDataFormatError for formats it cannot hold.
-    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError>
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError>
     /// The header fields to write after the data grew to `dataByteCount` bytes.
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])]
 }

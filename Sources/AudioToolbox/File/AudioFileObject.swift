@@ -50,11 +50,11 @@ final class AudioFileObject: @unchecked Sendable {
     }
 
     /// Opens an existing file: the hint first, then every container in turn.
-    static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, AUStatusError> {
+    static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, OSStatusError> {
         var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType]
         let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType : hint
         if let h = order.firstIndex(of: family) { order.swapAt(0, h) }
-        var firstError: AUStatusError?
+        var firstError: OSStatusError?
         for type in order {
             switch containers[type]!.parse(store) {
             case .success(var layout):
@@ -71,16 +71,16 @@ final class AudioFileObject: @unchecked Sendable {
                 if e.status != kAudioFileInvalidFileError && firstError == nil { firstError = e }
             }
         }
-        return .failure(firstError ?? AUStatusError(kAudioFileUnsupportedFileTypeError))
+        return .failure(firstError ?? OSStatusError(kAudioFileUnsupportedFileTypeError))
     }
 
     /// Creates a new file of `type` holding `format`.
-    static func create(_ store: ByteStore, type: AudioFileTypeID, format: AudioStreamBasicDescription) -> Result<AudioFileObject, AUStatusError> {
-        guard let container = containers[type] else { return .failure(AUStatusError(kAudioFileUnsupportedFileTypeError)) }
+    static func create(_ store: ByteStore, type: AudioFileTypeID, format: AudioStreamBasicDescription) -> Result<AudioFileObject, OSStatusError> {
+        guard let container = containers[type] else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
         switch container.create(format: format, channelLayout: nil) {
         case .failure(let e): return .failure(e)
         case .success(let (header, layout)):
-            guard store.truncate(to: 0), store.write(at: 0, header) else { return .failure(AUStatusError(store.writeFailure)) }
+            guard store.truncate(to: 0), store.write(at: 0, header) else { return .failure(OSStatusError(store.writeFailure)) }
             let file = AudioFileObject(store: store, container: container, layout: layout, writable: true)
             file.headerDirty = true
             return .success(file)

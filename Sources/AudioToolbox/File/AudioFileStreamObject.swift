@@ -138,11 +138,11 @@ final class AudioFileStreamObject: @unchecked Sendable {
     }
 
     /// Where in the file packet `packet` starts; subsequent bytes are expected from there.
-    func seek(_ packet: Int64) -> Result<Int64, AUStatusError> {
-        guard let l = layout else { return .failure(AUStatusError(kAudioFileStreamError_IllegalOperation)) }
+    func seek(_ packet: Int64) -> Result<Int64, OSStatusError> {
+        guard let l = layout else { return .failure(OSStatusError(kAudioFileStreamError_IllegalOperation)) }
         let bpp = Int64(max(l.format.mBytesPerPacket, 1))
         guard packet >= 0, audioDeclared.map({ packet * bpp <= $0 }) ?? true else {
-            return .failure(AUStatusError(kAudioFileStreamError_InvalidPacketOffset))
+            return .failure(OSStatusError(kAudioFileStreamError_InvalidPacketOffset))
         }
         pending.removeAll()
         audioDelivered = packet * bpp

@@ -118,14 +118,14 @@ final class AUGraphObject: @unchecked Sendable {
 
     var outputNode: Node? { nodes.first { $0.isOutput } }
 
-    func addNode(_ description: AudioComponentDescription) -> Result<AUNode, AUStatusError> {
+    func addNode(_ description: AudioComponentDescription) -> Result<AUNode, OSStatusError> {
         var d = description
-        guard AudioComponentFindNext(nil, &d) != nil else { return .failure(AUStatusError(kAUGraphErr_InvalidAudioUnit)) }
+        guard AudioComponentFindNext(nil, &d) != nil else { return .failure(OSStatusError(kAUGraphErr_InvalidAudioUnit)) }
         let node = Node(id: nextNodeID, description: description)
-        if node.isOutput && outputNode != nil { return .failure(AUStatusError(kAUGraphErr_OutputNodeErr)) }
+        if node.isOutput && outputNode != nil { return .failure(OSStatusError(kAUGraphErr_OutputNodeErr)) }
         if isOpen {
             let status = instantiate(node)
-            guard status == noErr else { return .failure(AUStatusError(status)) }
+            guard status == noErr else { return .failure(OSStatusError(status)) }
         }
         nextNodeID += 1
         nodes.append(node)

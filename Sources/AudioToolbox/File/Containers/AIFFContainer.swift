@@ -31,12 +31,12 @@ enum AIFFContainer: AudioFileContainer {
         return w.bytes
     }
 
-    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> {
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> {
         let fileSize = store.size
-        guard let header = store.bytes(at: 0, count: 12) else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        guard let header = store.bytes(at: 0, count: 12) else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
         var r = ByteReader(header)
         guard r.fourCC() == form, r.u32be() != nil, let kind = r.fourCC(), kind == aiff || kind == aifc else {
-            return .failure(AUStatusError(kAudioFileInvalidFileError))
+            return .failure(OSStatusError(kAudioFileInvalidFileError))
         }
         var format: AudioStreamBasicDescription?
         var frames: Int64 = 0
@@ -47,7 +47,7 @@ enum AIFFContainer: AudioFileContainer {
         var offset: Int64 = 12, chunks = 0
         while offset + 8 <= fileSize {
             chunks += 1
-            if chunks > 10_000 { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+            if chunks > 10_000 { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
             guard let ch = store.bytes(at: offset, count: 8) else { break }
             // Not a chunk: audio a killed writer appended after its last header patch, or junk. Stop here.
             guard ByteReader.isChunkID(ch[0..<4]) else { break }
@@ -56,7 +56,7 @@ enum AIFFContainer: AudioFileContainer {
             let body = offset + 8
             if id == comm {
                 guard size >= 18, size <= 1 << 16, let b = store.bytes(at: body, count: Int(size)) else {
-                    return .failure(AUStatusError(kAudioFileInvalidChunkError))
+                    return .failure(OSStatusError(kAudioFileInvalidChunkError))
                 }
                 var c = ByteReader(b)
                 let channels = UInt32(c.u16be()!)
@@ -66,11 +66,11 @@ enum AIFFContainer: AudioFileContainer {
                 let rate = extended(c.take(10)!)
                 var compression = none
                 if kind == aifc {
-                    guard let ct = c.fourCC() else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+                    guard let ct = c.fourCC() else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
                     compression = ct
                 }
                 guard channels >= 1, channels <= 1024, rate > 0, rate <= 3_072_000, bits >= 1, bits <= 64 else {
-                    return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+                    return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
                 }
                 var flags: AudioFormatFlags
                 var sampleBits = bits
@@ -79,7 +79,7 @@ enum AIFFContainer: AudioFileContainer {
                 case sowt: flags = kAudioFormatFlagIsSignedInteger
                 case fl32, FL32: flags = kAudioFormatFlagIsBigEndian | kAudioFormatFlagIsFloat; sampleBits = 32
                 case fl64, FL64: flags = kAudioFormatFlagIsBigEndian | kAudioFormatFlagIsFloat; sampleBits = 64
-                default: return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+                default: return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
                 }
                 let container = (sampleBits + 7) / 8
                 flags |= container * 8 == sampleBits ? kAudioFormatFlagIsPacked : kAudioFormatFlagIsAlignedHigh
@@ -89,7 +89,7 @@ enum AIFFContainer: AudioFileContainer {
                                                      mBytesPerFrame: container * channels, mChannelsPerFrame: channels,
                                                      mBitsPerChannel: sampleBits, mReserved: 0)
             } else if id == ssnd {
-                guard let b = store.bytes(at: body, count: 8) else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+                guard let b = store.bytes(at: body, count: 8) else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
                 var s = ByteReader(b)
                 let blockOffset = Int64(s.u32be()!)
                 _ = s.u32be()
@@ -104,7 +104,7 @@ enum AIFFContainer: AudioFileContainer {
             }
             offset = body + size + (size & 1)
         }
-        guard let format, dataOffset >= 0 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        guard let format, dataOffset >= 0 else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
         // The data holds at most what COMM promises and what the file has.
         let bytesPerFrame = Int64(format.mBytesPerFrame)
         dataSize = min(dataSize - dataSize % bytesPerFrame, frames * bytesPerFrame)
@@ -114,32 +114,32 @@ enum AIFFContainer: AudioFileContainer {
                                         userData: userData))
     }
 
-    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         createFile(format: f, aifc: false)
     }
 
-    static func createFile(format requested: AudioStreamBasicDescription, aifc: Bool) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+    static func createFile(format requested: AudioStreamBasicDescription, aifc: Bool) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         // AIFF integers are signed whatever the flags say, and mixability is no concern of a file: Apple's
         // writer ignores those flags (a client's 8-bit format without the signed flag is still AIFF's).
         var f = requested
         f.mFormatFlags &= ~kAudioFormatFlagIsNonMixable
         if f.mFormatFlags & kAudioFormatFlagIsFloat == 0 { f.mFormatFlags |= kAudioFormatFlagIsSignedInteger }
-        guard let pcm = PCMFormat(f), pcm.isInterleaved else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+        guard let pcm = PCMFormat(f), pcm.isInterleaved else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
         let l = pcm.layout
         let compression: UInt32
         if l.isFloat {
-            guard aifc, l.isBigEndian else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+            guard aifc, l.isBigEndian else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
             compression = l.containerBytes == 8 ? fl64 : fl32
         } else {
             guard l.isSigned, l.fractionBits == 0, l.validBits == l.containerBytes * 8 || l.isAlignedHigh else {
-                return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+                return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
             }
             if l.isBigEndian || l.validBits <= 8 {
                 compression = none
             } else {
                 // 'sowt' is byte-swapped 16-bit; other readers (ffmpeg) take it as 16-bit whatever the
                 // header says, so wider little-endian data is refused rather than written unreadably.
-                guard aifc, l.validBits == 16, l.containerBytes == 2 else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+                guard aifc, l.validBits == 16, l.containerBytes == 2 else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
                 compression = sowt
             }
         }
@@ -184,8 +184,8 @@ enum AIFFContainer: AudioFileContainer {
 /// AIFC: as AIFF, with compression types for little-endian and float data.
 enum AIFCContainer: AudioFileContainer {
     static var fileType: AudioFileTypeID { kAudioFileAIFCType }
-    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> { AIFFContainer.parse(store) }
-    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> { AIFFContainer.parse(store) }
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         AIFFContainer.createFile(format: format, aifc: true)
     }
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {

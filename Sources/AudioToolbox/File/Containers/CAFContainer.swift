@@ -8,11 +8,11 @@ enum CAFContainer: AudioFileContainer {
     static let chan = OCAFormat.fourCharCode("chan"), kuki = OCAFormat.fourCharCode("kuki"), info = OCAFormat.fourCharCode("info")
     static let free = OCAFormat.fourCharCode("free"), pakt = OCAFormat.fourCharCode("pakt")
 
-    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> {
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> {
         let fileSize = store.size
-        guard let header = store.bytes(at: 0, count: 8) else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        guard let header = store.bytes(at: 0, count: 8) else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
         var r = ByteReader(header)
-        guard r.fourCC() == caff, r.u16be() == 1 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        guard r.fourCC() == caff, r.u16be() == 1 else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
         var format: AudioStreamBasicDescription?
         var layout: [UInt8]?, cookie: [UInt8]?
         var dataOffset: Int64 = -1, dataSize: Int64 = 0, dataSizeField: Int64 = 0
@@ -23,14 +23,14 @@ enum CAFContainer: AudioFileContainer {
         var afterData: [(UInt32, [UInt8])]? = nil  // chunks after a sized data chunk, kept so appending can move them
         while offset + 12 <= fileSize {
             chunks += 1
-            if chunks > 10_000 { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+            if chunks > 10_000 { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
             guard let ch = store.bytes(at: offset, count: 12) else { break }
             var cr = ByteReader(ch)
             let id = cr.fourCC()!, rawSize = Int64(bitPattern: cr.u64be()!)
             let body = offset + 12
             if id == data {
                 // 4 bytes of edit count, then audio; size -1 means "to the end of the file".
-                guard rawSize == -1 || rawSize >= 4 else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+                guard rawSize == -1 || rawSize >= 4 else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
                 dataOffset = body + 4
                 dataSizeField = offset + 4
                 let available = max(0, fileSize - dataOffset)
@@ -45,9 +45,9 @@ enum CAFContainer: AudioFileContainer {
                 afterData = []
                 continue
             }
-            guard rawSize >= 0, rawSize <= fileSize - body else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+            guard rawSize >= 0, rawSize <= fileSize - body else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
             if id == desc {
-                guard rawSize >= 32, let b = store.bytes(at: body, count: 32) else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+                guard rawSize >= 32, let b = store.bytes(at: body, count: 32) else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
                 switch parseDescription(b) {
                 case .success(let f): format = f
                 case .failure(let e): return .failure(e)
@@ -62,7 +62,7 @@ enum CAFContainer: AudioFileContainer {
                 case pakt:
                     var pr = ByteReader(b)
                     guard let _ = pr.u64be(), let valid = pr.u64be(), let priming = pr.u32be(), let remainder = pr.u32be() else {
-                        return .failure(AUStatusError(kAudioFileInvalidChunkError))
+                        return .failure(OSStatusError(kAudioFileInvalidChunkError))
                     }
                     packetTable = AudioFilePacketTableInfo(mNumberValidFrames: Int64(bitPattern: valid), mPrimingFrames: Int32(bitPattern: priming),
                                                            mRemainderFrames: Int32(bitPattern: remainder))
@@ -71,7 +71,7 @@ enum CAFContainer: AudioFileContainer {
             }
             offset = body + rawSize
         }
-        guard let format, dataOffset >= 0 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        guard let format, dataOffset >= 0 else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
         if format.mBytesPerPacket > 0 { dataSize -= dataSize % Int64(format.mBytesPerPacket) }
         var result = AudioFileLayout(fileType: kAudioFileCAFType, format: format, dataOffset: dataOffset, dataByteCount: dataSize,
                                      channelLayout: layout, magicCookie: cookie, info: infoDict,
@@ -81,21 +81,21 @@ enum CAFContainer: AudioFileContainer {
         return .success(result)
     }
 
-    static func parseDescription(_ b: [UInt8]) -> Result<AudioStreamBasicDescription, AUStatusError> {
+    static func parseDescription(_ b: [UInt8]) -> Result<AudioStreamBasicDescription, OSStatusError> {
         var r = ByteReader(b)
         let rate = Double(bitPattern: r.u64be()!)
         let formatID = r.u32be()!, cafFlags = r.u32be()!
         let bytesPerPacket = r.u32be()!, framesPerPacket = r.u32be()!, channels = r.u32be()!, bits = r.u32be()!
         guard rate > 0, rate <= 3_072_000, channels >= 1, channels <= 1024 else {
-            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
         guard formatID == kAudioFormatLinearPCM else {
-            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))  // codecs arrive with their issues
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))  // codecs arrive with their issues
         }
         // Bound the container before multiplying: a hostile size must not overflow (found by fuzzing).
         guard framesPerPacket == 1, bytesPerPacket > 0, bytesPerPacket % channels == 0, bits >= 1, bits <= 64,
               bytesPerPacket / channels <= 8, (bytesPerPacket / channels) * 8 >= bits else {
-            return .failure(AUStatusError(kAudioFileInvalidChunkError))
+            return .failure(OSStatusError(kAudioFileInvalidChunkError))
         }
         let isFloat = cafFlags & 1 != 0, little = cafFlags & 2 != 0
         let container = bytesPerPacket / channels
@@ -137,10 +137,10 @@ enum CAFContainer: AudioFileContainer {
         for i in 0..<min(Int(count), strings.count / 2) { dict[strings[2 * i]] = strings[2 * i + 1] }
     }
 
-    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         guard let pcm = PCMFormat(f), pcm.isInterleaved, pcm.layout.fractionBits == 0,
               pcm.layout.isSigned || pcm.layout.isFloat else {
-            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
         let l = pcm.layout
         var w = ByteWriter()

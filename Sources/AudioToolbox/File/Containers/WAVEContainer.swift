@@ -9,13 +9,13 @@ enum WAVEContainer: AudioFileContainer {
     static let list = OCAFormat.fourCharCode("LIST"), info = OCAFormat.fourCharCode("INFO")
     static let rf64 = OCAFormat.fourCharCode("RF64"), bw64 = OCAFormat.fourCharCode("BW64"), ds64 = OCAFormat.fourCharCode("ds64")
 
-    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> {
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> {
         let fileSize = store.size
-        guard let header = store.bytes(at: 0, count: 12) else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        guard let header = store.bytes(at: 0, count: 12) else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
         var r = ByteReader(header)
         let magic = r.fourCC()
         guard magic == riff || magic == rf64 || magic == bw64, r.u32le() != nil, r.fourCC() == wave else {
-            return .failure(AUStatusError(kAudioFileInvalidFileError))
+            return .failure(OSStatusError(kAudioFileInvalidFileError))
         }
         let is64 = magic != riff
         /// RF64: the real data size lives in the ds64 chunk (the data chunk says 0xFFFFFFFF).
@@ -30,7 +30,7 @@ enum WAVEContainer: AudioFileContainer {
         var chunks = 0
         while offset + 8 <= fileSize {
             chunks += 1
-            if chunks > 10_000 { return .failure(AUStatusError(kAudioFileInvalidFileError)) }  // a loop of tiny chunks
+            if chunks > 10_000 { return .failure(OSStatusError(kAudioFileInvalidFileError)) }  // a loop of tiny chunks
             guard let ch = store.bytes(at: offset, count: 8) else { break }
             // Not a chunk: audio a killed writer appended after its last header patch, or junk. Stop here.
             guard ByteReader.isChunkID(ch[0..<4]) else { break }
@@ -38,7 +38,7 @@ enum WAVEContainer: AudioFileContainer {
             let id = cr.fourCC()!, size = Int64(cr.u32le()!)
             let body = offset + 8
             if id == ds64, is64 {
-                guard size >= 24, let b = store.bytes(at: body, count: 24) else { return .failure(AUStatusError(kAudioFileInvalidChunkError)) }
+                guard size >= 24, let b = store.bytes(at: body, count: 24) else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
                 var d = ByteReader(b)
                 _ = d.u64le()
                 ds64DataSize = Int64(clamping: d.u64le()!)
@@ -55,7 +55,7 @@ enum WAVEContainer: AudioFileContainer {
                 if is64 || (size == 0 && declared > 0) { break }  // RF64 data, or data to the end: nothing after it to skip to
             } else if id == fmt {
                 guard size >= 16, size <= 1 << 16, let b = store.bytes(at: body, count: Int(size)) else {
-                    return .failure(AUStatusError(kAudioFileInvalidChunkError))
+                    return .failure(OSStatusError(kAudioFileInvalidChunkError))
                 }
                 switch parseFormat(b) {
                 case .success(let (f, l)): format = f; layout = l
@@ -70,8 +70,8 @@ enum WAVEContainer: AudioFileContainer {
             // Chunks are word aligned; a size can never move us backwards.
             offset = body + size + (size & 1)
         }
-        guard let format else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
-        guard dataOffset >= 0 else { return .failure(AUStatusError(kAudioFileInvalidFileError)) }
+        guard let format else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
+        guard dataOffset >= 0 else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
         // Whole frames only.
         dataSize -= dataSize % Int64(max(format.mBytesPerFrame, 1))
         return .success(AudioFileLayout(fileType: is64 ? kAudioFileRF64Type : kAudioFileWAVEType, format: format, dataOffset: dataOffset,
@@ -81,7 +81,7 @@ enum WAVEContainer: AudioFileContainer {
     }
 
     /// The 'fmt ' chunk: returns the stream format and, for extensible files, a bitmap channel layout.
-    static func parseFormat(_ b: [UInt8]) -> Result<(AudioStreamBasicDescription, [UInt8]?), AUStatusError> {
+    static func parseFormat(_ b: [UInt8]) -> Result<(AudioStreamBasicDescription, [UInt8]?), OSStatusError> {
         var r = ByteReader(b)
         var tag = r.u16le()!
         let channels = UInt32(r.u16le()!), rate = Double(r.u32le()!)
@@ -91,7 +91,7 @@ enum WAVEContainer: AudioFileContainer {
         var layout: [UInt8]?
         if tag == 0xFFFE {
             guard let extra = r.u16le(), extra >= 22, let valid = r.u16le(), let mask = r.u32le(), let sub = r.u16le() else {
-                return .failure(AUStatusError(kAudioFileInvalidChunkError))
+                return .failure(OSStatusError(kAudioFileInvalidChunkError))
             }
             tag = sub
             if valid > 0 && UInt32(valid) < bits { bits = UInt32(valid) }
@@ -104,21 +104,21 @@ enum WAVEContainer: AudioFileContainer {
             }
         }
         guard channels >= 1, channels <= 1024, rate > 0, rate <= 3_072_000, bits >= 1, bits <= 64 else {
-            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
         let container = blockAlign / channels
         guard blockAlign > 0, blockAlign % channels == 0, container * 8 >= bits, container <= 8 else {
-            return .failure(AUStatusError(kAudioFileInvalidChunkError))
+            return .failure(OSStatusError(kAudioFileInvalidChunkError))
         }
         var flags: AudioFormatFlags
         switch tag {
         case 1:
             flags = bits > 8 ? kAudioFormatFlagIsSignedInteger : 0
         case 3:
-            guard bits == 32 || bits == 64, container * 8 == bits else { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+            guard bits == 32 || bits == 64, container * 8 == bits else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
             flags = kAudioFormatFlagIsFloat
         default:
-            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
         if container * 8 == bits { flags |= kAudioFormatFlagIsPacked } else { flags |= kAudioFormatFlagIsAlignedHigh }
         let f = AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
@@ -144,25 +144,25 @@ enum WAVEContainer: AudioFileContainer {
         }
     }
 
-    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         createFile(format: f, channelLayout: channelLayout, rf64: false)
     }
 
     /// A new WAVE file, or an RF64 one (ds64 chunk with 64-bit sizes, for data beyond 4 GiB).
     static func createFile(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, rf64 isRF64: Bool)
-        -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+        -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         // The header holds the rate as a 32-bit integer: one that rounds to 0 or past it cannot be written.
         guard let pcm = PCMFormat(f), pcm.isInterleaved, f.mSampleRate.rounded() >= 1, f.mSampleRate.rounded() <= Double(UInt32.max) else {
-            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
         let l = pcm.layout
         // WAVE holds little-endian data: unsigned 8-bit, signed wider integers, or floats; no fixed point.
         let signedOK = l.validBits <= 8 ? !l.isSigned || l.isFloat : l.isSigned
         guard !l.isBigEndian, l.fractionBits == 0, signedOK || l.isFloat, l.isFloat || l.validBits == 8 || l.validBits > 8 else {
-            return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError))
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
-        if !l.isFloat && l.validBits == 8 && l.isSigned { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
-        if !l.isFloat && l.validBits < l.containerBytes * 8 && !l.isAlignedHigh { return .failure(AUStatusError(kAudioFileUnsupportedDataFormatError)) }
+        if !l.isFloat && l.validBits == 8 && l.isSigned { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
+        if !l.isFloat && l.validBits < l.containerBytes * 8 && !l.isAlignedHigh { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
         let extensible = f.mChannelsPerFrame > 2 || l.validBits != l.containerBytes * 8 || (!l.isFloat && l.validBits > 16)
         var w = ByteWriter()
         // Sizes start as 0xFFFFFFFF, "unknown: to the end of the file" (as streaming writers leave them), so a
@@ -232,8 +232,8 @@ enum WAVEContainer: AudioFileContainer {
 /// RF64 (EBU Tech 3306): WAVE with 64-bit sizes in a ds64 chunk, for audio data beyond 4 GiB.
 enum RF64Container: AudioFileContainer {
     static var fileType: AudioFileTypeID { kAudioFileRF64Type }
-    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, AUStatusError> { WAVEContainer.parse(store) }
-    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), AUStatusError> {
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> { WAVEContainer.parse(store) }
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         WAVEContainer.createFile(format: format, channelLayout: channelLayout, rf64: true)
     }
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {
