@@ -52,6 +52,11 @@ public enum PulseTestServer {
         }
     }
 
+    /// The tests' own players and recorders stand in for a microphone and an ear: they run at real-time
+    /// priority (below the server's), as the device threads under test do, so that a loaded machine cannot
+    /// starve them and put gaps into what the code under test hears (root only; else as they are).
+    static let realtime: [String] = geteuid() == 0 ? ["chrt", "-f", "10"] : []
+
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts/pulse-server.sh").path
 
     /// Makes sure the private server runs (starting it again after a test stopped it) with its sinks and
@@ -88,7 +93,7 @@ public enum PulseTestServer {
             file = FileManager.default.temporaryDirectory.appendingPathComponent("oca-capture-\(UUID().uuidString).raw")
             FileManager.default.createFile(atPath: file.path, contents: nil)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["parec", "-d", "\(sink).monitor", "--format=float32le", "--rate=44100", "--channels=2",
+            process.arguments = PulseTestServer.realtime + ["parec", "-d", "\(sink).monitor", "--format=float32le", "--rate=44100", "--channels=2",
                                  "--latency-msec=20", "--raw"]
             process.standardOutput = try FileHandle(forWritingTo: file)
             process.standardError = FileHandle.nullDevice
@@ -121,7 +126,7 @@ public enum PulseTestServer {
     public static func startPlaying(_ interleaved: [Float], sink: String = "mic") throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw", "--latency-msec=20"]
+        process.arguments = realtime + ["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw", "--latency-msec=20"]
         let pipe = Pipe()
         process.standardInput = pipe
         process.standardOutput = FileHandle.nullDevice
@@ -145,7 +150,7 @@ public enum PulseTestServer {
     /// Plays Float32 stereo samples into a sink (blocking until queued).
     public static func play(_ interleaved: [Float], sink: String = "mic") {
         let data = interleaved.withUnsafeBytes { Data($0) }
-        run(["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw"], input: data)
+        run(realtime + ["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw"], input: data)
     }
 }
 

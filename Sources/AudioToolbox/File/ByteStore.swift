@@ -15,7 +15,7 @@ final class ByteStore {
     let backing: Backing
     let writable: Bool
     /// What the last failed write or resize said (errno; 0 for a callback or memory store).
-    private(set) var lastErrno: Int32 = 0
+    private(set) var writeErrno: Int32 = 0
 
     /// What the last read's failure said (errno; 0 when it only reached the end of the file).
     private(set) var readErrno: Int32 = 0
@@ -23,7 +23,7 @@ final class ByteStore {
     /// The status to report for the last failed write or resize.
     var writeFailure: OSStatus {
         if !writable { return kAudioFilePermissionsError }
-        return lastErrno == 0 ? kAudioFilePermissionsError : FileSystemStatus.from(errno: lastErrno)
+        return writeErrno == 0 ? kAudioFilePermissionsError : FileSystemStatus.from(errno: writeErrno)
     }
 
     init(_ backing: Backing, writable: Bool) {
@@ -92,7 +92,7 @@ final class ByteStore {
             while done < count {
                 let n = pwrite(fd, buffer + done, count - done, off_t(offset) + off_t(done))
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { lastErrno = n == 0 ? ENOSPC : errno; return false }
+                if n <= 0 { writeErrno = n == 0 ? ENOSPC : errno; return false }
                 done += n
             }
             return true
@@ -114,7 +114,7 @@ final class ByteStore {
         switch backing {
         case .file(let fd):
             if ftruncate(fd, off_t(size)) == 0 { return true }
-            lastErrno = errno
+            writeErrno = errno
             return false
         case .callbacks(let client, _, _, _, let setSize): return setSize.map { $0(client, size) == noErr } ?? false
         case .memory: return false
