@@ -123,26 +123,25 @@ public enum PulseTestServer {
     }
 
     /// Starts playing Float32 stereo samples into a sink; returns the player (wait for it or kill it).
+    /// pacat reads them from a file, not a pipe: no thread of ours has to keep it fed on a loaded machine.
     public static func startPlaying(_ interleaved: [Float], sink: String = "mic") throws -> Process {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("oca-play-\(UUID().uuidString).raw")
+        try interleaved.withUnsafeBytes { Data($0) }.write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = realtime + ["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw", "--latency-msec=20"]
-        let pipe = Pipe()
-        process.standardInput = pipe
+        process.arguments = realtime + ["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw",
+                                        "--latency-msec=20", file.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = interleaved.withUnsafeBytes { Data($0) }
-        let handle = pipe.fileHandleForWriting
-        Thread.detachNewThread { try? handle.write(contentsOf: data); try? handle.close() }
+        // The file goes once pacat has it open (or at once, if it could not start).
+        process.terminationHandler = { _ in try? FileManager.default.removeItem(at: file) }
+        do { try process.run() } catch { try? FileManager.default.removeItem(at: file); throw error }
         return process
     }
 
     /// Stops a player started by `startPlaying` now and waits for it (pacat ignores SIGTERM as spawned here,
     /// and one left playing bleeds into the next test's recording).
     public static func stop(_ player: Process) {
-        // The thread still feeding it must get EPIPE, not the process-killing SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
         if player.isRunning { kill(player.processIdentifier, SIGKILL) }
         player.waitUntilExit()
     }
