@@ -15,17 +15,32 @@ export PULSE_SERVER="unix:$server_dir/native"
 
 results=()
 failed=0
+log="$server_dir/phase.log"
+# Runs a phase, keeping its output; a failed phase's failure lines are repeated in the summary, where a
+# reader of only the end of the output (CI shows the tail) finds them. The server's phase is not piped:
+# its daemons would hold the pipe open.
 phase() {
     local name=$1; shift
     echo "== $name"
-    if "$@"; then results+=("$name: passed"); else results+=("$name: FAILED"); failed=1; fi
+    if [ "$name" = "private sound server" ]; then "$@" > "$log" 2>&1; local s=$?; cat "$log"; else "$@" 2>&1 | tee "$log"; local s=$?; fi
+    if [ "$s" = 0 ]; then
+        results+=("$name: passed")
+    else
+        results+=("$name: FAILED")
+        failed=1
+        while IFS= read -r line; do results+=("    $line"); done \
+            < <(grep -E 'recorded an issue|Expectation failed|error:|failed:|Fatal error|Crash' "$log" | grep -v '^✔' | head -40)
+    fi
 }
+skip() { results+=("$1: skipped (the build failed)"); }
 
 phase "build" swift build --build-tests
 if [ "$failed" = 0 ]; then
     phase "private sound server" scripts/pulse-server.sh start "$server_dir"
     phase "tests (parallel)" swift test --skip-build --skip "$devices"
     phase "device tests" swift test --skip-build --filter "$devices"
+else
+    skip "private sound server"; skip "tests (parallel)"; skip "device tests"
 fi
 echo "== summary"
 printf '%s\n' "${results[@]}"

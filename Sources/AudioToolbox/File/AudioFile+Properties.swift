@@ -136,7 +136,7 @@ extension AudioFileObject {
             switch container.create(format: f, channelLayout: layout.channelLayout) {
             case .failure(let e): return e.status
             case .success(let (header, newLayout)):
-                guard store.truncate(to: 0), store.write(at: 0, header) else { return store.writeFailure }
+                guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
                 layout = newLayout
                 return noErr
             }

@@ -80,7 +80,8 @@ final class AudioFileObject: @unchecked Sendable {
         switch container.create(format: format, channelLayout: nil) {
         case .failure(let e): return .failure(e)
         case .success(let (header, layout)):
-            guard store.truncate(to: 0), store.write(at: 0, header) else { return .failure(OSStatusError(store.writeFailure)) }
+            // Write, then cut to length: the file is never seen empty (a writer killed here leaves a header).
+            guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return .failure(OSStatusError(store.writeFailure)) }
             let file = AudioFileObject(store: store, container: container, layout: layout, writable: true)
             file.headerDirty = true
             return .success(file)
@@ -94,7 +95,7 @@ final class AudioFileObject: @unchecked Sendable {
         switch container.create(format: layout.format, channelLayout: bytes) {
         case .failure(let e): return e.status
         case .success(let (header, newLayout)):
-            guard store.truncate(to: 0), store.write(at: 0, header) else { return store.writeFailure }
+            guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
             layout = newLayout
             headerDirty = true
             return noErr
