@@ -35,8 +35,12 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     let loadMeter = RenderLoadMeter()
     let sliceEvents = UnsafeMutablePointer<AudioUnitParameterEvent>.allocate(capacity: ParameterEventQueue.capacity)
 
+    /// `propertyRows` by ID, built once at creation.
+    private(set) var propertyTable: [AudioUnitPropertyID: AUProperty] = [:]
+
     init(component: AudioComponentEntry, inputs inputCount: Int, outputs outputCount: Int) {
         super.init(component: component)
+        propertyTable = Dictionary(Self.propertyRows.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
         setElementCount(kAudioUnitScope_Input, inputCount)
         setElementCount(kAudioUnitScope_Output, outputCount)
     }
@@ -71,12 +75,9 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     /// Renders output bus `bus` into `output`, whose buffers are valid memory. The base writes nothing.
     func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
                    _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus { noErr }
-    /// Unit-specific properties: return nil for "not mine".
-    func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? { nil }
-    func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                          _ out: UnsafeMutableRawPointer) -> OSStatus? { nil }
-    func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                          _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? { nil }
+    /// The unit's property table: the base's rows, then each subclass's (a later row with the same ID
+    /// replaces an earlier one). Override as `super.propertyRows + [...]`.
+    class var propertyRows: [AUProperty] { baseRows }
 
     /// Called after a stream format changed (while uninitialized), for units with derived state.
     func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {}

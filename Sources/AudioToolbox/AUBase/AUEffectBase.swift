@@ -73,35 +73,20 @@ class AUEffectBase: AUBase, @unchecked Sendable {
         return (s > 0 && s <= kAudioUnitComplexRenderSelect) || s == kAudioUnitProcessSelect
     }
 
-    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                    _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
-        guard id == kAudioUnitProperty_BypassEffect || id == kAudioUnitProperty_InPlaceProcessing else { return nil }
+    override class var propertyRows: [AUProperty] {
         // Apple's effect base answers InvalidProperty (not InvalidScope) off the global scope.
-        return scope == kAudioUnitScope_Global ? (noErr, 4, true) : (kAudioUnitErr_InvalidProperty, 0, false)
-    }
-
-    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
-        switch id {
-        case kAudioUnitProperty_BypassEffect: out.storeBytes(of: UInt32(bypass.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
-        case kAudioUnitProperty_InPlaceProcessing: out.storeBytes(of: UInt32(inPlaceProcessing ? 1 : 0), as: UInt32.self)
-        default: return nil
-        }
-        return noErr
-    }
-
-    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
-        guard id == kAudioUnitProperty_BypassEffect || id == kAudioUnitProperty_InPlaceProcessing else { return nil }
-        guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidProperty }
-        guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
-        let on = data.loadUnaligned(as: UInt32.self) != 0
-        if id == kAudioUnitProperty_BypassEffect {
-            let was = bypass.exchange(on, ordering: .relaxed)
-            if was && !on && isInitialized { resetUnit(kAudioUnitScope_Global, 0) }
-        } else {
-            inPlaceProcessing = on
-        }
-        return noErr
+        let globalOnly = AUProperty.when({ _ in true }) { _, scope, _ in scope == kAudioUnitScope_Global ? noErr : kAudioUnitErr_InvalidProperty }
+        return super.propertyRows + [
+            .flag(kAudioUnitProperty_BypassEffect, of: AUEffectBase.self, place: globalOnly,
+                  get: { unit, _, _ in unit.bypass.load(ordering: .relaxed) },
+                  set: { unit, _, _, on in
+                      let was = unit.bypass.exchange(on, ordering: .relaxed)
+                      if was && !on && unit.isInitialized { unit.resetUnit(kAudioUnitScope_Global, 0) }
+                      return noErr
+                  }),
+            .flag(kAudioUnitProperty_InPlaceProcessing, of: AUEffectBase.self, place: globalOnly,
+                  get: { unit, _, _ in unit.inPlaceProcessing },
+                  set: { unit, _, _, on in unit.inPlaceProcessing = on; return noErr }),
+        ]
     }
 }

@@ -91,29 +91,18 @@ final class AUConverter: AUBase, @unchecked Sendable {
         }
     }
 
-    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                    _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
-        guard id == kAudioUnitProperty_SampleRateConverterComplexity else { return nil }
-        return scope == kAudioUnitScope_Global ? (noErr, 4, true) : (kAudioUnitErr_InvalidScope, 0, false)
-    }
-
-    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
-        guard id == kAudioUnitProperty_SampleRateConverterComplexity else { return nil }
-        out.storeBytes(of: complexity, as: UInt32.self)
-        return noErr
-    }
-
-    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
-        guard id == kAudioUnitProperty_SampleRateConverterComplexity else { return nil }
-        guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
-        guard size == 4 else { return kAudioUnitErr_InvalidPropertyValue }
-        let v = data.loadUnaligned(as: UInt32.self)
-        guard [kAudioConverterSampleRateConverterComplexity_Linear, kAudioConverterSampleRateConverterComplexity_Normal,
-               kAudioConverterSampleRateConverterComplexity_Mastering].contains(v) else { return kAudioUnitErr_InvalidPropertyValue }
-        guard !isInitialized else { return kAudioUnitErr_Initialized }
-        complexity = v
-        return noErr
+    override class var propertyRows: [AUProperty] {
+        super.propertyRows + [
+            .value(kAudioUnitProperty_SampleRateConverterComplexity, UInt32.self, of: AUConverter.self, place: AUProperty.globalScope,
+                   writable: .always, exactSize: true,
+                   get: { unit, _, _ in unit.complexity },
+                   set: { unit, _, _, value in
+                       guard [kAudioConverterSampleRateConverterComplexity_Linear, kAudioConverterSampleRateConverterComplexity_Normal,
+                              kAudioConverterSampleRateConverterComplexity_Mastering].contains(value) else { return kAudioUnitErr_InvalidPropertyValue }
+                       guard !unit.isInitialized else { return kAudioUnitErr_Initialized }
+                       unit.complexity = value
+                       return noErr
+                   }),
+        ]
     }
 }

@@ -81,27 +81,7 @@ final class MultiChannelMixer: AUBase, @unchecked Sendable {
         return (Float((sum / Double(max(channels, 1))).squareRoot()), peak)
     }
 
-    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
-        guard id == kAudioUnitProperty_MeteringMode else { return nil }
-        guard case .success = ioElement(scope, element), scope != kAudioUnitScope_Global else { return (kAudioUnitErr_InvalidScope, 0, false) }
-        return (noErr, 4, true)
-    }
-
-    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
-        guard id == kAudioUnitProperty_MeteringMode, case .success(let e) = ioElement(scope, element) else { return nil }
-        out.storeBytes(of: UInt32(e.meteringMode.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
-        return noErr
-    }
-
-    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
-        guard id == kAudioUnitProperty_MeteringMode else { return nil }
-        guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
-        guard case .success(let e) = ioElement(scope, element), scope != kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
-        e.meteringMode.store(data.loadUnaligned(as: UInt32.self) != 0, ordering: .relaxed)
-        return noErr
-    }
+    override class var propertyRows: [AUProperty] { super.propertyRows + [meteringModeRow] }
 
     override func isElementCountWritable(_ scope: AudioUnitScope) -> Bool { scope == kAudioUnitScope_Input }
 

@@ -1,4 +1,5 @@
 import AudioDSP
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -93,92 +94,51 @@ final class SpatialMixer: AUBase, @unchecked Sendable {
 
     // MARK: Properties
 
-    private static let inputProperties: Set<AudioUnitPropertyID> = [
-        kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitProperty_3DMixerRenderingFlags, kAudioUnitProperty_3DMixerDistanceAtten,
-        kAudioUnitProperty_SpatialMixerSourceMode, kAudioUnitProperty_3DMixerDistanceParams, kAudioUnitProperty_3DMixerAttenuationCurve,
-    ]
-
-    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
-        if id == kAudioUnitProperty_MeteringMode {
-            guard case .success = ioElement(scope, element), scope != kAudioUnitScope_Global else { return (kAudioUnitErr_InvalidScope, 0, false) }
-            return (noErr, 4, true)
+    override class var propertyRows: [AUProperty] {
+        /// A UInt32 setting of each input, stored if `valid` accepts it.
+        func setting(_ id: AudioUnitPropertyID, _ value: @escaping (SpatialMixerInputSettings) -> UInt32,
+                     _ store: @escaping (SpatialMixerInputSettings, UInt32) -> Void, valid: @escaping (UInt32) -> Bool) -> AUProperty {
+            .value(id, UInt32.self, of: SpatialMixer.self, place: AUProperty.inputElement, writable: .always,
+                   get: { unit, _, element in value(unit.settings[Int(element)]) },
+                   set: { unit, _, element, v in
+                       guard valid(v) else { return kAudioUnitErr_InvalidPropertyValue }
+                       store(unit.settings[Int(element)], v)
+                       return noErr
+                   })
         }
-        guard Self.inputProperties.contains(id) else { return nil }
-        guard scope == kAudioUnitScope_Input else { return (kAudioUnitErr_InvalidScope, 0, false) }
-        guard Int(element) < inputs.count else { return (kAudioUnitErr_InvalidElement, 0, false) }
-        switch id {
-        case kAudioUnitProperty_3DMixerDistanceAtten: return (noErr, 8, true)
-        case kAudioUnitProperty_3DMixerDistanceParams: return (noErr, UInt32(MemoryLayout<MixerDistanceParams>.size), true)
-        default: return (noErr, 4, true)
+        let algorithms: [AUSpatializationAlgorithm] = [.spatializationAlgorithm_EqualPowerPanning, .spatializationAlgorithm_SphericalHead,
+                                                       .spatializationAlgorithm_VectorBasedPanning, .spatializationAlgorithm_StereoPassThrough]
+        let algorithm = setting(kAudioUnitProperty_SpatializationAlgorithm, { $0.algorithm.load(ordering: .relaxed) }, { $0.algorithm.store($1, ordering: .relaxed) }) { (v: UInt32) -> Bool in
+            guard let a = AUSpatializationAlgorithm(rawValue: v) else { return false }
+            return algorithms.contains(a)
         }
-    }
-
-    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
-        if id == kAudioUnitProperty_MeteringMode, case .success(let e) = ioElement(scope, element) {
-            out.storeBytes(of: UInt32(e.meteringMode.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
-            return noErr
+        let flags = setting(kAudioUnitProperty_3DMixerRenderingFlags, { $0.renderingFlags.load(ordering: .relaxed) }, { $0.renderingFlags.store($1, ordering: .relaxed) }) { (v: UInt32) -> Bool in
+            v & ~SpatialMixerInputSettings.supportedFlags == 0
         }
-        guard Self.inputProperties.contains(id), scope == kAudioUnitScope_Input, Int(element) < settings.count else { return nil }
-        let s = settings[Int(element)]
-        switch id {
-        case kAudioUnitProperty_SpatializationAlgorithm: out.storeBytes(of: s.algorithm.load(ordering: .relaxed), as: UInt32.self)
-        case kAudioUnitProperty_3DMixerRenderingFlags: out.storeBytes(of: s.renderingFlags.load(ordering: .relaxed), as: UInt32.self)
-        case kAudioUnitProperty_SpatialMixerSourceMode: out.storeBytes(of: s.sourceMode.load(ordering: .relaxed), as: UInt32.self)
-        case kAudioUnitProperty_3DMixerAttenuationCurve: out.storeBytes(of: s.curve.load(ordering: .relaxed), as: UInt32.self)
-        case kAudioUnitProperty_3DMixerDistanceAtten: out.storeBytes(of: Double(bitPattern: s.rolloff.load(ordering: .relaxed)), as: Double.self)
-        default: out.storeBytes(of: s.distanceParams, as: MixerDistanceParams.self)
+        let sourceMode = setting(kAudioUnitProperty_SpatialMixerSourceMode, { $0.sourceMode.load(ordering: .relaxed) }, { $0.sourceMode.store($1, ordering: .relaxed) }) { (v: UInt32) -> Bool in
+            v <= AUSpatialMixerSourceMode.spatialMixerSourceMode_PointSource.rawValue
         }
-        return noErr
-    }
-
-    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
-        if id == kAudioUnitProperty_MeteringMode {
-            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
-            guard case .success(let e) = ioElement(scope, element), scope != kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
-            e.meteringMode.store(data.loadUnaligned(as: UInt32.self) != 0, ordering: .relaxed)
-            return noErr
+        let curve = setting(kAudioUnitProperty_3DMixerAttenuationCurve, { $0.curve.load(ordering: .relaxed) }, { $0.curve.store($1, ordering: .relaxed) }) { (v: UInt32) -> Bool in
+            SpatialKernels.AttenuationCurve(rawValue: v) != nil
         }
-        guard Self.inputProperties.contains(id) else { return nil }
-        guard scope == kAudioUnitScope_Input else { return kAudioUnitErr_InvalidScope }
-        guard Int(element) < settings.count else { return kAudioUnitErr_InvalidElement }
-        let s = settings[Int(element)]
-        switch id {
-        case kAudioUnitProperty_3DMixerDistanceAtten:
-            guard size >= 8 else { return kAudioUnitErr_InvalidPropertyValue }
-            let rolloff = data.loadUnaligned(as: Double.self)
-            guard rolloff.isFinite, rolloff >= 0 else { return kAudioUnitErr_InvalidPropertyValue }
-            s.rolloff.store(rolloff.bitPattern, ordering: .relaxed)
-        case kAudioUnitProperty_3DMixerDistanceParams:
-            guard size >= UInt32(MemoryLayout<MixerDistanceParams>.size) else { return kAudioUnitErr_InvalidPropertyValue }
-            let p = data.loadUnaligned(as: MixerDistanceParams.self)
-            guard p.mReferenceDistance > 0, p.mMaxDistance >= p.mReferenceDistance, p.mMaxAttenuation >= 0,
-                  p.mMaxDistance.isFinite, p.mMaxAttenuation.isFinite else { return kAudioUnitErr_InvalidPropertyValue }
-            s.setDistanceParams(p)
-        default:
-            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
-            let value = data.loadUnaligned(as: UInt32.self)
-            switch id {
-            case kAudioUnitProperty_SpatializationAlgorithm:
-                let supported: [AUSpatializationAlgorithm] = [.spatializationAlgorithm_EqualPowerPanning, .spatializationAlgorithm_SphericalHead,
-                                                              .spatializationAlgorithm_VectorBasedPanning, .spatializationAlgorithm_StereoPassThrough]
-                guard let algorithm = AUSpatializationAlgorithm(rawValue: value), supported.contains(algorithm) else {
-                    return kAudioUnitErr_InvalidPropertyValue
-                }
-                s.algorithm.store(value, ordering: .relaxed)
-            case kAudioUnitProperty_3DMixerRenderingFlags:
-                guard value & ~SpatialMixerInputSettings.supportedFlags == 0 else { return kAudioUnitErr_InvalidPropertyValue }
-                s.renderingFlags.store(value, ordering: .relaxed)
-            case kAudioUnitProperty_SpatialMixerSourceMode:
-                guard value <= AUSpatialMixerSourceMode.spatialMixerSourceMode_PointSource.rawValue else { return kAudioUnitErr_InvalidPropertyValue }
-                s.sourceMode.store(value, ordering: .relaxed)
-            default:
-                guard SpatialKernels.AttenuationCurve(rawValue: value) != nil else { return kAudioUnitErr_InvalidPropertyValue }
-                s.curve.store(value, ordering: .relaxed)
-            }
-        }
-        return noErr
+        let rolloff: AUProperty = .value(kAudioUnitProperty_3DMixerDistanceAtten, Float64.self, of: SpatialMixer.self, place: AUProperty.inputElement,
+                   writable: .always,
+                   get: { unit, _, element in Double(bitPattern: unit.settings[Int(element)].rolloff.load(ordering: .relaxed)) },
+                   set: { unit, _, element, rolloff in
+                       guard rolloff.isFinite, rolloff >= 0 else { return kAudioUnitErr_InvalidPropertyValue }
+                       unit.settings[Int(element)].rolloff.store(rolloff.bitPattern, ordering: .relaxed)
+                       return noErr
+                   })
+        let distance: AUProperty = .value(kAudioUnitProperty_3DMixerDistanceParams, MixerDistanceParams.self, of: SpatialMixer.self, place: AUProperty.inputElement,
+                   writable: .always,
+                   get: { unit, _, element in unit.settings[Int(element)].distanceParams },
+                   set: { unit, _, element, p in
+                       guard p.mReferenceDistance > 0, p.mMaxDistance >= p.mReferenceDistance, p.mMaxAttenuation >= 0,
+                             p.mMaxDistance.isFinite, p.mMaxAttenuation.isFinite else { return kAudioUnitErr_InvalidPropertyValue }
+                       unit.settings[Int(element)].setDistanceParams(p)
+                       return noErr
+                   })
+        return super.propertyRows + [meteringModeRow, algorithm, flags, sourceMode, curve, rolloff, distance]
     }
 
     // MARK: Lifecycle

@@ -131,93 +131,59 @@ class AUHALOutput: AUBase, @unchecked Sendable {
 
     // MARK: Properties
 
-    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
-        switch id {
-        case kAudioOutputUnitProperty_CurrentDevice:
-            return scope == kAudioUnitScope_Global ? (noErr, 4, kind == .hal) : (kAudioUnitErr_InvalidScope, 0, false)
-        case kAudioOutputUnitProperty_IsRunning:
-            return scope == kAudioUnitScope_Global ? (noErr, 4, false) : (kAudioUnitErr_InvalidScope, 0, false)
-        case kAudioOutputUnitProperty_EnableIO, kAudioOutputUnitProperty_HasIO:
-            guard let status = ioElementStatus(scope, element) else { return (noErr, 4, id == kAudioOutputUnitProperty_EnableIO) }
-            return (status, 0, false)
-        case kAudioOutputUnitProperty_SetInputCallback:
-            guard allowsInput else { return (kAudioUnitErr_InvalidProperty, 0, false) }
-            return scope == kAudioUnitScope_Global ? (noErr, UInt32(MemoryLayout<AURenderCallbackStruct>.size), true)
-                                                   : (kAudioUnitErr_InvalidScope, 0, false)
-        case kAudioOutputUnitProperty_StartTimestampsAtZero:
-            return scope == kAudioUnitScope_Global ? (noErr, 4, true) : (kAudioUnitErr_InvalidScope, 0, false)
-        default:
-            return nil
-        }
-    }
-
-    /// EnableIO and HasIO exist on output scope element 0 and input scope element 1 only.
-    private func ioElementStatus(_ scope: AudioUnitScope, _ element: AudioUnitElement) -> OSStatus? {
-        switch (scope, element) {
-        case (kAudioUnitScope_Output, 0), (kAudioUnitScope_Input, 1): nil
-        case (kAudioUnitScope_Output, _), (kAudioUnitScope_Input, _): kAudioUnitErr_InvalidElement
-        default: kAudioUnitErr_InvalidScope
-        }
-    }
-
-    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
-        switch id {
-        case kAudioOutputUnitProperty_CurrentDevice: out.storeBytes(of: device, as: AudioDeviceID.self)
-        case kAudioOutputUnitProperty_IsRunning: out.storeBytes(of: UInt32(running.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
-        case kAudioOutputUnitProperty_EnableIO:
-            out.storeBytes(of: UInt32((scope == kAudioUnitScope_Output ? enableOutput : enableInput) ? 1 : 0), as: UInt32.self)
-        case kAudioOutputUnitProperty_HasIO:
-            out.storeBytes(of: UInt32(deviceFormat(input: scope == kAudioUnitScope_Input) != nil
-                                      && (scope == kAudioUnitScope_Output || allowsInput) ? 1 : 0), as: UInt32.self)
-        case kAudioOutputUnitProperty_SetInputCallback:
-            out.storeBytes(of: inputCallback ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil), as: AURenderCallbackStruct.self)
-        case kAudioOutputUnitProperty_StartTimestampsAtZero: out.storeBytes(of: startTimestampsAtZero, as: UInt32.self)
-        default: return nil
-        }
-        return noErr
-    }
-
-    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
-        switch id {
-        case kAudioOutputUnitProperty_CurrentDevice:
-            guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
-            guard kind == .hal else { return kAudioUnitErr_PropertyNotWritable }
-            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
-            guard !isInitialized else { return kAudioUnitErr_Initialized }
-            let id = data.loadUnaligned(as: AudioDeviceID.self)
-            var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyDeviceIsAlive, mScope: kAudioObjectPropertyScopeGlobal,
-                                                     mElement: kAudioObjectPropertyElementMain)
-            guard AudioObjectHasProperty(id, &address) else { return kAudioUnitErr_InvalidPropertyValue }
-            selectDevice(id)
-            propertyChanged(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0)
-            propertyChanged(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1)
-        case kAudioOutputUnitProperty_EnableIO:
-            if let status = ioElementStatus(scope, element) { return status }
-            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
-            guard !isInitialized else { return kAudioUnitErr_Initialized }
-            let on = data.loadUnaligned(as: UInt32.self) != 0
-            if scope == kAudioUnitScope_Output {
-                enableOutput = on
-            } else {
-                guard allowsInput || !on else { return kAudioUnitErr_InvalidPropertyValue }
-                enableInput = on
+    override class var propertyRows: [AUProperty] {
+        /// EnableIO and HasIO exist on output scope element 0 and input scope element 1 only.
+        let ioSide: AUProperty.Place = { _, scope, element in
+            switch (scope, element) {
+            case (kAudioUnitScope_Output, 0), (kAudioUnitScope_Input, 1): noErr
+            case (kAudioUnitScope_Output, _), (kAudioUnitScope_Input, _): kAudioUnitErr_InvalidElement
+            default: kAudioUnitErr_InvalidScope
             }
-        case kAudioOutputUnitProperty_SetInputCallback:
-            guard allowsInput else { return kAudioUnitErr_InvalidProperty }
-            guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
-            guard size >= UInt32(MemoryLayout<AURenderCallbackStruct>.size) else { return kAudioUnitErr_InvalidPropertyValue }
-            let cb = data.loadUnaligned(as: AURenderCallbackStruct.self)
-            inputCallback = cb.inputProc == nil ? nil : cb
-        case kAudioOutputUnitProperty_StartTimestampsAtZero:
-            guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
-            guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
-            startTimestampsAtZero = data.loadUnaligned(as: UInt32.self)
-        default:
-            return nil
         }
-        return noErr
+        return super.propertyRows + [
+            .value(kAudioOutputUnitProperty_CurrentDevice, AudioDeviceID.self, of: AUHALOutput.self, place: AUProperty.globalScope,
+                   writable: .when { unit, _, _ in (unit as! AUHALOutput).kind == .hal },
+                   get: { unit, _, _ in unit.device },
+                   set: { unit, _, _, id in
+                       guard unit.kind == .hal else { return kAudioUnitErr_PropertyNotWritable }
+                       guard !unit.isInitialized else { return kAudioUnitErr_Initialized }
+                       var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyDeviceIsAlive,
+                                                                mScope: kAudioObjectPropertyScopeGlobal, mElement: kAudioObjectPropertyElementMain)
+                       guard AudioObjectHasProperty(id, &address) else { return kAudioUnitErr_InvalidPropertyValue }
+                       unit.selectDevice(id)
+                       unit.propertyChanged(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0)
+                       unit.propertyChanged(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1)
+                       return noErr
+                   }),
+            .flag(kAudioOutputUnitProperty_IsRunning, of: AUHALOutput.self, place: AUProperty.globalScope,
+                  get: { unit, _, _ in unit.running.load(ordering: .relaxed) }),
+            .flag(kAudioOutputUnitProperty_EnableIO, of: AUHALOutput.self, place: ioSide, writable: .uninitializedOnly,
+                  get: { unit, scope, _ in scope == kAudioUnitScope_Output ? unit.enableOutput : unit.enableInput },
+                  set: { unit, scope, _, on in
+                      if scope == kAudioUnitScope_Output {
+                          unit.enableOutput = on
+                      } else {
+                          guard unit.allowsInput || !on else { return kAudioUnitErr_InvalidPropertyValue }
+                          unit.enableInput = on
+                      }
+                      return noErr
+                  }),
+            .flag(kAudioOutputUnitProperty_HasIO, of: AUHALOutput.self, place: ioSide,
+                  get: { unit, scope, _ in
+                      unit.deviceFormat(input: scope == kAudioUnitScope_Input) != nil && (scope == kAudioUnitScope_Output || unit.allowsInput)
+                  }),
+            .value(kAudioOutputUnitProperty_SetInputCallback, AURenderCallbackStruct.self, of: AUHALOutput.self,
+                   place: AUProperty.when({ ($0 as! AUHALOutput).allowsInput }, AUProperty.globalScope), writable: .always,
+                   get: { unit, _, _ in unit.inputCallback ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil) },
+                   set: { unit, _, _, cb in
+                       unit.inputCallback = cb.inputProc == nil ? nil : cb
+                       return noErr
+                   }),
+            .value(kAudioOutputUnitProperty_StartTimestampsAtZero, UInt32.self, of: AUHALOutput.self, place: AUProperty.globalScope,
+                   writable: .always,
+                   get: { unit, _, _ in unit.startTimestampsAtZero },
+                   set: { unit, _, _, v in unit.startTimestampsAtZero = v; return noErr }),
+        ]
     }
 
     // MARK: Lifecycle

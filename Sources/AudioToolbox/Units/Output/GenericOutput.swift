@@ -38,24 +38,14 @@ final class GenericOutput: AUBase, @unchecked Sendable {
         return status
     }
 
-    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope,
-                                    _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
-        switch id {
-        case kAudioOutputUnitProperty_IsRunning:
-            return scope == kAudioUnitScope_Global ? (noErr, 4, false) : (kAudioUnitErr_InvalidScope, 0, false)
-        case kAudioOutputUnitProperty_HasIO, kAudioOutputUnitProperty_EnableIO:
+    override class var propertyRows: [AUProperty] {
+        super.propertyRows + [
+            .flag(kAudioOutputUnitProperty_IsRunning, of: GenericOutput.self, place: AUProperty.globalScope,
+                  get: { unit, _, _ in unit.running.load(ordering: .relaxed) }),
             // GenericOutput has no hardware side.
-            return (kAudioUnitErr_InvalidProperty, 0, false)
-        default:
-            return nil
-        }
-    }
-
-    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
-        guard id == kAudioOutputUnitProperty_IsRunning else { return nil }
-        out.storeBytes(of: UInt32(running.load(ordering: .relaxed) ? 1 : 0), as: UInt32.self)
-        return noErr
+            .absent(kAudioOutputUnitProperty_HasIO),
+            .absent(kAudioOutputUnitProperty_EnableIO),
+        ]
     }
 
     override func start() -> OSStatus {

@@ -80,37 +80,21 @@ final class VoiceProcessingIO: AUHALOutput, @unchecked Sendable {
 
     // MARK: Properties
 
-    private static let properties: Set<AudioUnitPropertyID> = [kAUVoiceIOProperty_BypassVoiceProcessing,
-                                                              kAUVoiceIOProperty_VoiceProcessingEnableAGC, kAUVoiceIOProperty_MuteOutput]
-
-    override func extraPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> (OSStatus, UInt32, Bool)? {
-        guard Self.properties.contains(id) else { return super.extraPropertyInfo(id, scope, element) }
-        return scope == kAudioUnitScope_Global ? (noErr, 4, true) : (kAudioUnitErr_InvalidScope, 0, false)
-    }
-
-    override func extraGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ out: UnsafeMutableRawPointer) -> OSStatus? {
-        switch id {
-        case kAUVoiceIOProperty_BypassVoiceProcessing: out.storeBytes(of: bypass, as: UInt32.self)
-        case kAUVoiceIOProperty_VoiceProcessingEnableAGC: out.storeBytes(of: agc, as: UInt32.self)
-        case kAUVoiceIOProperty_MuteOutput: out.storeBytes(of: muteOutput, as: UInt32.self)
-        default: return super.extraGetProperty(id, scope, element, out)
+    override class var propertyRows: [AUProperty] {
+        func row(_ id: AudioUnitPropertyID, _ value: ReferenceWritableKeyPath<VoiceProcessingIO, UInt32>) -> AUProperty {
+            .value(id, UInt32.self, of: VoiceProcessingIO.self, place: AUProperty.globalScope, writable: .always,
+                   get: { unit, _, _ in unit[keyPath: value] },
+                   set: { unit, _, _, v in
+                       unit[keyPath: value] = v != 0 ? 1 : 0
+                       if value == \VoiceProcessingIO.agc { unit.applyAGC() }
+                       return noErr
+                   })
         }
-        return noErr
-    }
-
-    override func extraSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
-                                   _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus? {
-        guard Self.properties.contains(id) else { return super.extraSetProperty(id, scope, element, data, size) }
-        guard scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
-        guard size >= 4 else { return kAudioUnitErr_InvalidPropertyValue }
-        let value = data.loadUnaligned(as: UInt32.self) != 0 ? UInt32(1) : 0
-        switch id {
-        case kAUVoiceIOProperty_BypassVoiceProcessing: bypass = value
-        case kAUVoiceIOProperty_VoiceProcessingEnableAGC: agc = value; applyAGC()
-        default: muteOutput = value
-        }
-        return noErr
+        return super.propertyRows + [
+            row(kAUVoiceIOProperty_BypassVoiceProcessing, \.bypass),
+            row(kAUVoiceIOProperty_VoiceProcessingEnableAGC, \.agc),
+            row(kAUVoiceIOProperty_MuteOutput, \.muteOutput),
+        ]
     }
 
     // MARK: Processing (the device's IO thread)
