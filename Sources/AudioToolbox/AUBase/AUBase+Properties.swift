@@ -229,7 +229,7 @@ extension AUBase {
         let realScope = scope == kAudioUnitScope_Global ? kAudioUnitScope_Output : scope
         let realElement = scope == kAudioUnitScope_Global ? 0 : element
         guard isValidFormat(realScope, realElement, format) else { return kAudioUnitErr_FormatNotSupported }
-        if Self.same(format, e.format) { return noErr }
+        if format.isBitwiseEqual(to: e.format) { return noErr }
         guard streamFormatWritable(scope, element) else { return kAudioUnitErr_PropertyNotWritable }
         e.format = format
         streamFormatChanged(realScope, realElement)
@@ -280,10 +280,6 @@ extension AUBase {
         return nil
     }
 
-    static func same(_ a: AudioStreamBasicDescription, _ b: AudioStreamBasicDescription) -> Bool {
-        withUnsafeBytes(of: a) { ra in withUnsafeBytes(of: b) { rb in ra.elementsEqual(rb) } }
-    }
-
     /// `kAudioUnitProperty_MakeConnection`: takes the source's output format, then connects (a nil
     /// source disconnects).
     func makeConnection(_ c: AudioUnitConnection) -> OSStatus {
@@ -299,7 +295,7 @@ extension AUBase {
         let status = AudioUnitGetProperty(source, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output,
                                           c.sourceOutputNumber, &format, &size)
         guard status == noErr else { return status }
-        if !Self.same(format, input.format) {
+        if !format.isBitwiseEqual(to: input.format) {
             let setStatus = setProperty(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, c.destInputNumber,
                                         &format, size)
             guard setStatus == noErr else { return setStatus }

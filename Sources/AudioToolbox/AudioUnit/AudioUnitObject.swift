@@ -78,7 +78,7 @@ extension AudioUnitObject {
     /// The object behind a handle, if the handle is a live instance. Takes the registry lock: never
     /// call from the render thread.
     static func live(_ unit: AudioUnit?) -> AudioUnitObject? {
-        AudioComponentRegistry.shared.instances.object(unit.map { UnsafeMutableRawPointer($0) }, as: AudioUnitObject.self)
+        AudioUnitInstances.table.object(unit.map { UnsafeMutableRawPointer($0) }, as: AudioUnitObject.self)
     }
 
     /// Calls `body` with the object behind a handle without checking it or touching its reference

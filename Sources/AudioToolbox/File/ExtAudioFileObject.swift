@@ -71,7 +71,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
         converter = nil
         converterHandle = nil
         clientFormat = f
-        if !AUBase.same(f, fileFormat) {
+        if !f.isBitwiseEqual(to: fileFormat) {
             let c = forWriting ? AudioConverterObject(input: clientPCM, output: filePCM) : AudioConverterObject(input: filePCM, output: clientPCM)
             converter = c
             converterHandle = OpaquePointer(AudioConverterObject.handles.add(c))

@@ -119,7 +119,7 @@ extension AUGraphObject {
             size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
             status = AudioUnitGetProperty(destUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, db, &df, &size)
             guard status == noErr else { return status == kAudioUnitErr_InvalidElement ? kAUGraphErr_InvalidConnection : status }
-            guard AUBase.same(sf, df) else { return kAudioUnitErr_FormatNotSupported }
+            guard sf.isBitwiseEqual(to: df) else { return kAudioUnitErr_FormatNotSupported }
         }
         let status = initializeNewNodes()
         guard status == noErr else { return status }

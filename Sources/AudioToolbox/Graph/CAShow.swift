@@ -18,7 +18,7 @@ func caShowText(_ object: UnsafeMutableRawPointer) -> String {
         defer { graph.lock.unlock() }
         return graph.showText()
     }
-    if let unit = AudioComponentRegistry.shared.instances.object(object, as: AudioUnitObject.self) {
+    if let unit = AudioUnitInstances.table.object(object, as: AudioUnitObject.self) {
         let d = unit.component.description
         return "AudioUnit \(String(format: "%p", Int(bitPattern: object))): \(fourCCs(d)) \(unit.component.name)\n"
     }

@@ -195,7 +195,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         if enableOutput && deviceFormat(input: false) == nil { return kAudioUnitErr_NoConnection }
         if enableInput && deviceFormat(input: true) == nil { return kAudioUnitErr_NoConnection }
         disposeConverters()
-        if enableOutput && !AUBase.same(inputs[0].format, outputs[0].format) {
+        if enableOutput && !inputs[0].format.isBitwiseEqual(to: outputs[0].format) {
             if inputs[0].format.mSampleRate != outputs[0].format.mSampleRate {
                 guard let c = makeConverter(from: inputs[0].format, to: outputs[0].format, pull: Self.pullClientOutput) else {
                     return kAudioUnitErr_FormatNotSupported
@@ -231,7 +231,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
             }
             free(heldList.unsafeMutablePointer)
             heldList = AudioBufferList.allocate(maximumBuffers: max(deviceChannels, 1))
-            if inputResampler != nil || !AUBase.same(source, outputs[1].format) {
+            if inputResampler != nil || !source.isBitwiseEqual(to: outputs[1].format) {
                 guard AudioConverterNew(&source, &outputs[1].format, &inputFormatConverter) == noErr else {
                     return kAudioUnitErr_FormatNotSupported
                 }

@@ -23,7 +23,7 @@ final class GenericOutput: AUBase, @unchecked Sendable {
 
     override func initializeUnit() -> OSStatus {
         let input = inputs[0].format, output = outputs[0].format
-        guard AUBase.same(input, output) else { return kAudioUnitErr_FormatNotSupported }
+        guard input.isBitwiseEqual(to: output) else { return kAudioUnitErr_FormatNotSupported }
         return noErr
     }
 

@@ -1,9 +1,9 @@
 import Synchronization
 
 /// The process-wide component registry: built-in units first (in a fixed order), then components
-/// registered with `AudioComponentRegister` in registration order. Also tracks live instances so that
-/// API calls on a disposed or bogus `AudioUnit` return `badComponentInstance` instead of crashing.
-/// Never used on the render thread.
+/// registered with `AudioComponentRegister` in registration order. It sits above the units (it lists
+/// the built-in ones); live instances are tracked below it, in `AudioUnitInstances`. Never used on the
+/// render thread.
 final class AudioComponentRegistry: Sendable {
     static let shared = AudioComponentRegistry()
 
@@ -11,8 +11,6 @@ final class AudioComponentRegistry: Sendable {
         var entries: [AudioComponentEntry] = []
     }
     private let state: LockedState<State>
-    /// Live audio unit instances.
-    let instances = LiveHandleTable()
 
     private init() {
         var initial = State()

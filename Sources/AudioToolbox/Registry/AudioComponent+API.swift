@@ -55,10 +55,10 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
         guard let interface = factory(&desc) else { return kAudioComponentErr_InstanceInvalidated }
         object = PlugInAudioUnit(component: entry, interface: interface)
     }
-    let raw = AudioComponentRegistry.shared.instances.add(object)
+    let raw = AudioUnitInstances.table.add(object)
     let status = object.open()
     guard status == noErr else {
-        _ = AudioComponentRegistry.shared.instances.remove(raw, as: AudioUnitObject.self)
+        _ = AudioUnitInstances.table.remove(raw, as: AudioUnitObject.self)
         return status
     }
     outInstance.pointee = object.handle
@@ -69,7 +69,7 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
 /// render thread, nor while another thread renders the unit.
 @discardableResult
 public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance) -> OSStatus {
-    guard let object = AudioComponentRegistry.shared.instances.remove(UnsafeMutableRawPointer(inInstance),
+    guard let object = AudioUnitInstances.table.remove(UnsafeMutableRawPointer(inInstance),
                                                                       as: AudioUnitObject.self) else {
         return badComponentInstance
     }
