@@ -82,7 +82,7 @@ CF_ENUM(AudioObjectPropertySelector) {
     kAudioObjectPropertyElementCategoryName = OCA_4CC('l','c','c','n'),
     kAudioObjectPropertyElementNumberName   = OCA_4CC('l','c','n','n'),
     kAudioObjectPropertyOwnedObjects        = OCA_4CC('o','w','n','d'),
-    kAudioObjectPropertyIdentify            = OCA_4CC('i','d','n','t'),
+    kAudioObjectPropertyIdentify            = OCA_4CC('i','d','e','n'),
     kAudioObjectPropertySerialNumber        = OCA_4CC('s','n','u','m'),
     kAudioObjectPropertyFirmwareVersion     = OCA_4CC('f','w','v','n')
 };
