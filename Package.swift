@@ -76,10 +76,26 @@ let package = Package(
         .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport", "DeviceTestSupport"]),
-        // Apple-style client code only (no @testable, no helpers of ours): what issue 12 found clients need.
+        // Apple-style client code only (no @testable, no helpers of ours): the Apple-parity set (see the end).
         .testTarget(name: "ClientFidelityTests", dependencies: ["AVFoundation", "AudioToolbox", "CoreAudio"]),
         // Test-only: the fuzz targets' exercises (FuzzTesting/ uses them through the _FileExercises product).
         .target(name: "FileExercises", dependencies: ["AudioToolbox", "ToolSupport"], path: "Tests/FileExercises"),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "DeviceTestSupport", "FileExercises"]),
     ]
 )
+
+// Apple-parity mode (`OCA_APPLE_PARITY=1`, run by scripts/apple-parity.sh). Tests/ClientFidelityTests holds
+// the tests written against Apple's API alone (no @testable, no helper of ours): they build with
+// APPLE_PARITY defined. On a Mac the package is then that one target with no dependency, so its
+// `import AudioToolbox` is Apple's framework; elsewhere it builds and runs against our modules.
+if Context.environment["OCA_APPLE_PARITY"] != nil {
+    let parity = Target.testTarget(name: "ClientFidelityTests", dependencies: isApplePlatform ? [] : ["AVFoundation", "AudioToolbox", "CoreAudio"],
+                                   swiftSettings: [.define("APPLE_PARITY")])
+    if isApplePlatform {
+        package.products = []
+        package.targets = [parity]
+    } else {
+        package.targets.removeAll { $0.name == "ClientFidelityTests" }
+        package.targets.append(parity)
+    }
+}
