@@ -71,7 +71,7 @@ public struct BiquadState: Sendable {
 public enum BiquadKernels {
     /// Filters `count` samples (in place allowed), transposed direct form II in Double.
     @inlinable @_noLocks @_noAllocation
-    public static func process(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int,
+    public static func apply(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int,
                                           _ k: BiquadCoefficients, _ state: inout BiquadState) {
         var z1 = state.z1, z2 = state.z2
         for i in 0..<count {

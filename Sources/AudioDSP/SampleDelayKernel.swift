@@ -5,7 +5,7 @@ public enum SampleDelayKernel {
     /// plus one); `writeIndex` carries the ring position between calls. `delays` gives the delay of
     /// each frame (nil: `constantDelay` for all). Delays are clamped to the ring's capacity.
     @inlinable
-    public static func process(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, count: Int,
+    public static func apply(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, count: Int,
                                ring: UnsafeMutablePointer<Float>, mask: Int, writeIndex: inout Int,
                                delays: UnsafePointer<Float>?, constantDelay: Float) {
         var w = writeIndex

@@ -231,7 +231,7 @@ public final class SampleRateConverter {
     /// fits and consumes input as far as the staging buffer allows (all of it unless the output buffer
     /// fills first); input passed after endOfInput (until `reset`) is ignored.
     @_noLocks @_noAllocation
-    public func convert(input: UnsafePointer<UnsafePointer<Float>>?, inputFrames: Int, endOfInput: Bool,
+    public func process(input: UnsafePointer<UnsafePointer<Float>>?, inputFrames: Int, endOfInput: Bool,
                         output: UnsafePointer<UnsafeMutablePointer<Float>>, outputCapacity: Int)
         -> (inputConsumed: Int, outputProduced: Int) {
         var available = max(inputFrames, 0)

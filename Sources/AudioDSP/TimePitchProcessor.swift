@@ -59,7 +59,7 @@ public final class TimePitchProcessor {
     }
 
     /// Frames the input runs ahead of the output (resampler filter plus stretcher look-ahead).
-    public var lookaheadFrames: Int { resampler.latencyInputFrames + stretcher.lookaheadFrames(rate: rate) }
+    public var latencyInputFrames: Int { resampler.latencyInputFrames + stretcher.lookaheadFrames(rate: rate) }
 
     public var isFinished: Bool {
         @_noLocks @_noAllocation get { stretcherRef._withUnsafeGuaranteedRef { $0.isFinished } }

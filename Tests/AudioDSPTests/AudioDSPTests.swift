@@ -60,7 +60,7 @@ import Testing
                 let n = min(7, 200 - start)
                 input.withUnsafeBufferPointer { i in
                     output.withUnsafeMutableBufferPointer { o in
-                        SampleDelayKernel.process(input: i.baseAddress! + start, output: o.baseAddress! + start, count: n,
+                        SampleDelayKernel.apply(input: i.baseAddress! + start, output: o.baseAddress! + start, count: n,
                                                   ring: r.baseAddress!, mask: mask, writeIndex: &w, delays: nil, constantDelay: 10)
                     }
                 }
@@ -80,7 +80,7 @@ import Testing
         ring.withUnsafeMutableBufferPointer { r in
             buffer.withUnsafeMutableBufferPointer { b in
                 delays.withUnsafeBufferPointer { d in
-                    SampleDelayKernel.process(input: b.baseAddress!, output: b.baseAddress!, count: 8, ring: r.baseAddress!,
+                    SampleDelayKernel.apply(input: b.baseAddress!, output: b.baseAddress!, count: 8, ring: r.baseAddress!,
                                               mask: mask, writeIndex: &w, delays: d.baseAddress!, constantDelay: 0)
                 }
             }

@@ -13,7 +13,7 @@ import Testing
         let x = (0..<n).map { Float(0.5 * sin(2 * Double.pi * f * Double($0) / sr)) }
         var y = [Float](repeating: 0, count: n)
         var state = BiquadState()
-        x.withUnsafeBufferPointer { i in y.withUnsafeMutableBufferPointer { o in BiquadKernels.process(i.baseAddress!, o.baseAddress!, count: n, k, &state) } }
+        x.withUnsafeBufferPointer { i in y.withUnsafeMutableBufferPointer { o in BiquadKernels.apply(i.baseAddress!, o.baseAddress!, count: n, k, &state) } }
         let tail = 22050  // whole seconds' worth after a half-second settle
         let rmsIn = (x[tail...].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(n - tail)).squareRoot()
         let rmsOut = (y[tail...].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(n - tail)).squareRoot()
@@ -52,7 +52,7 @@ import Testing
         let x = (0..<4096).map { _ in Float.random(in: -1...1) }
         var y = [Float](repeating: 0, count: 4096)
         var state = BiquadState()
-        x.withUnsafeBufferPointer { i in y.withUnsafeMutableBufferPointer { o in BiquadKernels.process(i.baseAddress!, o.baseAddress!, count: 4096, k, &state) } }
+        x.withUnsafeBufferPointer { i in y.withUnsafeMutableBufferPointer { o in BiquadKernels.apply(i.baseAddress!, o.baseAddress!, count: 4096, k, &state) } }
         #expect(y == x)
     }
 }

@@ -54,7 +54,7 @@ private func convertStream(_ converter: SampleRateConverter, _ input: [[Float]],
             inPointers[c] = UnsafePointer(inPlanes[c] + consumed)
             outPointers[c] = outPlanes[c] + produced
         }
-        let result = converter.convert(input: chunk > 0 ? UnsafePointer(inPointers) : nil, inputFrames: chunk,
+        let result = converter.process(input: chunk > 0 ? UnsafePointer(inPointers) : nil, inputFrames: chunk,
                                        endOfInput: end, output: UnsafePointer(outPointers), outputCapacity: capacity)
         #expect(result.inputConsumed <= chunk && result.outputProduced <= capacity)
         consumed += result.inputConsumed
@@ -297,7 +297,7 @@ private struct StatedFigures {
                 var outPointer = out
                 return withUnsafePointer(to: &inPointer) { ip in
                     withUnsafePointer(to: &outPointer) { op in
-                        let r = converter.convert(input: ip, inputFrames: frames, endOfInput: false, output: op, outputCapacity: outCapacity)
+                        let r = converter.process(input: ip, inputFrames: frames, endOfInput: false, output: op, outputCapacity: outCapacity)
                         #expect(r.inputConsumed == frames)
                         return r.outputProduced
                     }
@@ -329,7 +329,7 @@ private struct StatedFigures {
                 let drained = input.withUnsafeBufferPointer { _ -> Int in
                     var outPointer = out
                     return withUnsafePointer(to: &outPointer) { op in
-                        converter.convert(input: nil, inputFrames: 0, endOfInput: true, output: op, outputCapacity: outCapacity).outputProduced
+                        converter.process(input: nil, inputFrames: 0, endOfInput: true, output: op, outputCapacity: outCapacity).outputProduced
                     }
                 }
                 #expect(drained == owed && converter.isFinished && produced + drained == expectedCount(fed, inRate, outRate))

@@ -49,7 +49,7 @@ import Testing
 }
 
 /// AUConverter in QA1717's position: Int16 interleaved 22050 Hz stereo from a render callback,
-/// converted to the canonical Float32 non-interleaved 44100 Hz, inside a graph rendered by GenericOutput.
+/// converted to the canonical Float32 non-interleaved 44100 Hz, inside a graph rendered by AUGenericOutput.
 @Suite struct AUConverterTests {
     final class Source {
         var frame = 0

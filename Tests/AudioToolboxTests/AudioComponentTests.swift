@@ -46,7 +46,7 @@ import Testing
                                           componentFlags: 0, componentFlagsMask: 0)
         #expect(AudioComponentFindNext(nil, &d) == nil)
         #expect(AudioComponentCount(&d) == 0)
-        // Flags are compared under the mask: GenericOutput is not flagged Unsearchable.
+        // Flags are compared under the mask: AUGenericOutput is not flagged Unsearchable.
         var masked = TestSupport.genericOutput
         masked.componentFlags = AudioComponentFlags.unsearchable.rawValue
         masked.componentFlagsMask = AudioComponentFlags.unsearchable.rawValue

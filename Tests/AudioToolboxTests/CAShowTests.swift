@@ -2,7 +2,7 @@
 import Testing
 
 /// CAShow's layout for the book's chapter 7 graph (speech synthesizer -> matrix reverb -> default
-/// output), with our units standing in: the ramp generator plug-in, the test gain effect, GenericOutput.
+/// output), with our units standing in: the ramp generator plug-in, the test gain effect, AUGenericOutput.
 @Suite struct CAShowTests {
     @Test func bookGraphLayoutLineByLine() throws {
         GraphSupport.registerTestUnits()

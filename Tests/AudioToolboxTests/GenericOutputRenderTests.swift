@@ -1,7 +1,7 @@
 import AudioToolbox
 import Testing
 
-/// GenericOutput renders a render callback's audio sample for sample, in every layout, in slices of
+/// AUGenericOutput renders a render callback's audio sample for sample, in every layout, in slices of
 /// any size, with continuous phase (the callback computes each frame from the slice's sample time).
 @Suite struct GenericOutputRenderTests {
     struct Layout: CustomTestStringConvertible, Sendable {

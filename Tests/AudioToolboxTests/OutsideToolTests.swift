@@ -2,7 +2,7 @@ import AudioToolbox
 import Foundation
 import Testing
 
-/// Audio rendered through GenericOutput, measured by an independent tool (sox's `stat` effect).
+/// Audio rendered through AUGenericOutput, measured by an independent tool (sox's `stat` effect).
 @Suite struct OutsideToolTests {
     static func sox() -> String? {
         ["/usr/bin/sox", "/usr/local/bin/sox"].first { FileManager.default.isExecutableFile(atPath: $0) }

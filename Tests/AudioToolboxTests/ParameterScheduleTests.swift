@@ -19,7 +19,7 @@ final class TestGainUnit: AUEffectBase, @unchecked Sendable {
                         .oca("Gain", unit: .linearGain, min: 0, max: 4, default: 1, flags: [.flag_CanRamp]))
     }
 
-    override func process(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
+    override func applyEffect(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
                           frames: Int, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>) -> OSStatus {
         let curve = parameterCurve(Self.gainID, kAudioUnitScope_Global, 0)
         let constant = parameterValue(Self.gainID, kAudioUnitScope_Global, 0)

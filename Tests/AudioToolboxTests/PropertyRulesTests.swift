@@ -121,7 +121,7 @@ import Testing
         #expect(AudioUnitUninitialize(unit) == noErr)
         #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, 4096) == noErr)
         #expect(TestSupport.setFormat(unit, kAudioUnitScope_Output, 0, f48) == noErr)
-        // Mismatched input and output formats cannot initialize: GenericOutput does not convert.
+        // Mismatched input and output formats cannot initialize: AUGenericOutput does not convert.
         #expect(AudioUnitInitialize(unit) == kAudioUnitErr_FormatNotSupported)
         #expect(TestSupport.setFormat(unit, kAudioUnitScope_Input, 0, f48) == noErr)
         #expect(AudioUnitInitialize(unit) == noErr)

@@ -2,7 +2,7 @@ import AudioToolbox
 import Foundation
 import Testing
 
-/// Technical Q&A QA1717's graph, built as its listing 1 builds it (GenericOutput in place of RemoteIO, pulled
+/// Technical Q&A QA1717's graph, built as its listing 1 builds it (AUGenericOutput in place of RemoteIO, pulled
 /// offline with AudioUnitRender): a render callback giving 16-bit interleaved stereo at 22050 Hz into an
 /// AUConverter, then an AUMultiChannelMixer with one bus, then AUiPodTime, then the output unit; every node's
 /// output format is set explicitly to the canonical stereo format at 44100 Hz and propagates to its destination.

@@ -233,7 +233,7 @@ enum ToneFit {
         }
     }
 
-    /// Scheduled rates are rounded (AUiPodTime) or clamped (NewTimePitch) when the render reads them, and read
+    /// Scheduled rates are rounded (AUiPodTime) or clamped (AUNewTimePitch) when the render reads them, and read
     /// back so.
     @Test func scheduledValuesAreRoundedAndClamped() throws {
         for (description, id, value, expected) in [(Self.iPodTime, kTimePitchParam_Rate, Float(1.3), Float(1.25)),
@@ -276,7 +276,7 @@ enum ToneFit {
         #expect(output.suffix(2000).map(abs).max()! > 0.45)
     }
 
-    /// NewTimePitch (rate and pitch changing) and Varispeed (rate changing, so the pitch too) are click-free as
+    /// AUNewTimePitch (rate and pitch changing) and AUVarispeed (rate changing, so the pitch too) are click-free as
     /// well: no step above 1.1 x the steepest step of the sine at the highest pitch reached.
     @Test(arguments: [kAudioUnitSubType_NewTimePitch, kAudioUnitSubType_Varispeed])
     func rateChangesAreClickFree(subType: OSType) throws {
@@ -332,7 +332,7 @@ enum ToneFit {
         }
     }
 
-    // MARK: NewTimePitch
+    // MARK: AUNewTimePitch
 
     @Test func newTimePitchParameters() throws {
         let unit = try TestSupport.newUnit(Self.newTimePitch)
@@ -386,7 +386,7 @@ enum ToneFit {
         #expect(abs(ToneFit.cents(f, expected)) < 1, "rate \(rate), \(cents) cents: \(f) Hz")
     }
 
-    // MARK: Varispeed
+    // MARK: AUVarispeed
 
     /// Rate and cents are two views of one setting: rate = 2^(cents/1200), both clamped to their ranges.
     @Test func varispeedRateAndCentsAreLinked() throws {

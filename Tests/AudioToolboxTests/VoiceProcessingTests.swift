@@ -3,7 +3,7 @@ import DeviceTestSupport
 import Foundation
 import Testing
 
-/// VoiceProcessingIO on the PulseAudio server with an acoustic echo path: for this test the default input is
+/// AUVoiceProcessingIO on the PulseAudio server with an acoustic echo path: for this test the default input is
 /// the "out" sink's monitor, so the microphone hears everything the unit plays (a fixed path on one clock,
 /// as a device's speaker and microphone share one; a loopback between two sinks would add clock drift, which
 /// this canceller does not track). Far-end speech (espeak-ng) is played through the unit; its processed input

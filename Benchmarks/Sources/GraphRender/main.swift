@@ -1,5 +1,5 @@
 // AUGraph benchmarks: the render cost of graphs of 1, 8, 64 and 512 nodes (a render callback, a chain
-// of AUSampleDelay units at delay 0, GenericOutput at the head), against the callback alone in the
+// of AUSampleDelay units at delay 0, AUGenericOutput at the head), against the callback alone in the
 // same run; and how many slices pass between AUGraphUpdate and the change being heard, with a
 // render thread pulling the running graph.
 import AudioToolbox
@@ -26,7 +26,7 @@ nonisolated(unsafe) let frames: UInt32 = 512
 nonisolated(unsafe) let zero = UnsafeMutablePointer<Float32>.allocate(capacity: 1); zero.pointee = 0
 nonisolated(unsafe) let one = UnsafeMutablePointer<Float32>.allocate(capacity: 1); one.pointee = 1
 
-/// A running graph: callback -> (nodes - 1) sample delays -> GenericOutput.
+/// A running graph: callback -> (nodes - 1) sample delays -> AUGenericOutput.
 func makeGraph(nodes: Int) -> (AUGraph, AudioUnit, first: AUNode) {
     var graph: AUGraph?
     check(NewAUGraph(&graph), "new")

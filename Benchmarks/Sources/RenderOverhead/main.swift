@@ -1,5 +1,5 @@
 // Per-slice overhead of AudioUnitRender through chains of 1, 8 and 64 pass-through units
-// (GenericOutput units connected head to tail, a render callback at the far end), against the same
+// (AUGenericOutput units connected head to tail, a render callback at the far end), against the same
 // callback called directly in the same run. Prints nanoseconds per slice and per frame (median of
 // several runs), the overhead per unit, and throughput as a multiple of real time.
 import AudioToolbox

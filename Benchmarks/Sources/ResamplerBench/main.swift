@@ -35,7 +35,7 @@ func oursConverter(_ quality: SampleRateConverterQuality, _ algorithm: SampleRat
                 outPointers[c] = outStorage[c] + produced
             }
             let room = min(expected + 16 - produced, block * 2)
-            let (used, made) = src.convert(input: n > 0 ? UnsafePointer(inPointers) : nil, inputFrames: n, endOfInput: consumed + n >= frames,
+            let (used, made) = src.process(input: n > 0 ? UnsafePointer(inPointers) : nil, inputFrames: n, endOfInput: consumed + n >= frames,
                                            output: UnsafePointer(outPointers), outputCapacity: room)
             consumed += used
             produced += made

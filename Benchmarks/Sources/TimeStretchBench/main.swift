@@ -48,7 +48,7 @@ func speech() -> (left: [Float], right: [Float], source: String) {
         s.withUnsafeBufferPointer { inBuf in
             mono.withUnsafeMutableBufferPointer { outBuf in
                 var i = inBuf.baseAddress!, o = outBuf.baseAddress!
-                _ = src.convert(input: &i, inputFrames: s.count, endOfInput: true, output: &o, outputCapacity: outBuf.count)
+                _ = src.process(input: &i, inputFrames: s.count, endOfInput: true, output: &o, outputCapacity: outBuf.count)
             }
         }
     } else {

@@ -30,7 +30,7 @@ class AUEffectBase: AUBase, @unchecked Sendable {
 
     /// Processes `frames` frames from `input` to `output` (which may be the same buffers).
     /// Render thread: no allocation, no locks.
-    func process(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
+    func applyEffect(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
                  frames: Int, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>) -> OSStatus {
         noErr
     }
@@ -43,13 +43,13 @@ class AUEffectBase: AUBase, @unchecked Sendable {
             copyBufferContents(from: input, to: output)
             return noErr
         }
-        return process(input: UnsafeMutableAudioBufferListPointer(input), output: UnsafeMutableAudioBufferListPointer(output),
+        return applyEffect(input: UnsafeMutableAudioBufferListPointer(input), output: UnsafeMutableAudioBufferListPointer(output),
                        frames: Int(frames), flags: flags)
     }
 
     /// AudioUnitProcess: the same checks as a render (unless DoNotCheckRenderArgs), no notifications,
     /// scheduled parameters applied, `ioData` processed in place.
-    override func process(_ flagsPointer: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+    override func processInPlace(_ flagsPointer: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>,
                           _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         var localFlags: AudioUnitRenderActionFlags = []
         let checks = !(flagsPointer?.pointee.contains(.unitRenderAction_DoNotCheckRenderArgs) ?? false)
@@ -64,8 +64,8 @@ class AUEffectBase: AUBase, @unchecked Sendable {
         applyScheduledParameters(frames: frames)
         let list = UnsafeMutableAudioBufferListPointer(ioData)
         if bypass.load(ordering: .relaxed) { return noErr }
-        if let flagsPointer { return process(input: list, output: list, frames: Int(frames), flags: flagsPointer) }
-        return process(input: list, output: list, frames: Int(frames), flags: &localFlags)
+        if let flagsPointer { return applyEffect(input: list, output: list, frames: Int(frames), flags: flagsPointer) }
+        return applyEffect(input: list, output: list, frames: Int(frames), flags: &localFlags)
     }
 
     override func canDo(_ selector: Int16) -> Bool {

@@ -159,7 +159,7 @@ public func AudioUnitRender(_ inUnit: AudioUnit, _ ioActionFlags: UnsafeMutableP
 public func AudioUnitProcess(_ inUnit: AudioUnit, _ ioActionFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?,
                              _ inTimeStamp: UnsafePointer<AudioTimeStamp>, _ inNumberFrames: UInt32,
                              _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-    AudioUnitObject.withUnchecked(inUnit) { $0.process(ioActionFlags, inTimeStamp, inNumberFrames, ioData) }
+    AudioUnitObject.withUnchecked(inUnit) { $0.processInPlace(ioActionFlags, inTimeStamp, inNumberFrames, ioData) }
 }
 
 /// Multiple-bus processing without pulling inputs. No built-in unit supports it yet:
@@ -174,7 +174,7 @@ public func AudioUnitProcessMultiple(_ inUnit: AudioUnit, _ ioActionFlags: Unsaf
     kAudio_UnimplementedError
 }
 
-/// Starts an output unit (for GenericOutput: marks it running; the host then pulls with AudioUnitRender).
+/// Starts an output unit (for AUGenericOutput: marks it running; the host then pulls with AudioUnitRender).
 @discardableResult
 public func AudioOutputUnitStart(_ ci: AudioUnit) -> OSStatus {
     guard let unit = AudioUnitObject.live(ci) else { return badComponentInstance }

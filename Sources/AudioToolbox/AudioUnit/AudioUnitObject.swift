@@ -64,7 +64,7 @@ class AudioUnitObject: @unchecked Sendable {
     }
 
     /// In-place processing without pulling inputs (AudioUnitProcess). Render-thread safe.
-    func process(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>,
+    func processInPlace(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, _ timeStamp: UnsafePointer<AudioTimeStamp>,
                  _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         kAudio_UnimplementedError
     }

@@ -249,7 +249,7 @@ final class AudioConverterObject: @unchecked Sendable {
                     let src = mapped + c * chunk, dst = floatIn + c * chunk
                     for i in 0..<n { dst[i] = Float(src[i]) }
                 }
-                let (consumed, made) = resampler.convert(input: n > 0 ? UnsafePointer(floatInPointers) : nil, inputFrames: n,
+                let (consumed, made) = resampler.process(input: n > 0 ? UnsafePointer(floatInPointers) : nil, inputFrames: n,
                                                          endOfInput: inputEnded && n == pendingFrames,
                                                          output: UnsafePointer(floatOutPointers), outputCapacity: resampledCapacity)
                 pendingOffset += consumed

@@ -81,7 +81,7 @@ public func AUGraphNodeInfo(_ inGraph: AUGraph, _ inNode: AUNode,
     }
 }
 
-/// Adds a node that holds a subgraph (which must end in a GenericOutput unit).
+/// Adds a node that holds a subgraph (which must end in a AUGenericOutput unit).
 @discardableResult
 public func AUGraphNewNodeSubGraph(_ inGraph: AUGraph, _ outNode: UnsafeMutablePointer<AUNode>) -> OSStatus {
     withGraph(inGraph) { g in outNode.pointee = g.addSubgraphNode(); return noErr }

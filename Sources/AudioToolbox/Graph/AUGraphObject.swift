@@ -275,7 +275,7 @@ final class AUGraphObject: @unchecked Sendable {
         if isInitialized { return noErr }
         if nodes.filter(\.isOutput).count > 1 { return kAUGraphErr_OutputNodeErr }
         if parent != nil, let head = outputNode, head.description.componentSubType != kAudioUnitSubType_GenericOutput {
-            return kAUGraphErr_OutputNodeErr  // a subgraph must end in a GenericOutput unit
+            return kAUGraphErr_OutputNodeErr  // a subgraph must end in a AUGenericOutput unit
         }
         let status = realizeStatically()
         if status != noErr {

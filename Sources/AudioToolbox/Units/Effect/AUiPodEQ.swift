@@ -117,14 +117,14 @@ final class AUiPodEQ: AUEffectBase, @unchecked Sendable {
         var source = input
         var any = false
         for b in 0..<Self.bands where s[b] != .identity {
-            BiquadKernels.process(source, output, count: n, s[b], &state[b])
+            BiquadKernels.apply(source, output, count: n, s[b], &state[b])
             source = UnsafePointer(output)
             any = true
         }
         if !any && UnsafePointer(output) != input { output.update(from: input, count: n) }
     }
 
-    override func process(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
+    override func applyEffect(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
                           frames: Int, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>) -> OSStatus {
         guard let states, let fadingStates, let scratch, sections != nil else { return kAudioUnitErr_Uninitialized }
         let wanted = requested.load(ordering: .acquiring)

@@ -1,4 +1,4 @@
-/// What AUiPodTime, NewTimePitch and Varispeed share: one input and one output in the canonical format
+/// What AUiPodTime, AUNewTimePitch and AUVarispeed share: one input and one output in the canonical format
 /// (Float32, non-interleaved) with the same channel count and sample rate (else kAudioUnitErr_FormatNotSupported
 /// at initialize), and a render that pulls as many input frames as the output needs.
 ///

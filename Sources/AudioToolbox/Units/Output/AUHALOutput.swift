@@ -12,7 +12,7 @@ import Synchronization
 /// - AUHAL (`'auou' 'ahal'`): any device (CurrentDevice), output on and input off by default.
 /// - DefaultOutput (`'auou' 'def '`) and SystemOutput (`'auou' 'sys '`): the default output device, output only.
 /// - RemoteIO (`'auou' 'rioc'`): the default device, input off by default; duplex when enabled.
-/// - VoiceProcessingIO (`'auou' 'vpio'`): RemoteIO with input on and voice processing on the input path.
+/// - AUVoiceProcessingIO (`'auou' 'vpio'`): RemoteIO with input on and voice processing on the input path.
 class AUHALOutput: AUBase, @unchecked Sendable {
     enum Kind { case hal, defaultOutput, systemOutput, remoteIO, voiceProcessing }
 
@@ -244,7 +244,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         return voiceProcessingInitialize()
     }
 
-    /// VoiceProcessingIO's hook: sets up its processing once formats are known.
+    /// AUVoiceProcessingIO's hook: sets up its processing once formats are known.
     func voiceProcessingInitialize() -> OSStatus { noErr }
 
     override func cleanupUnit() {
@@ -419,7 +419,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         if volume != 1 { for k in 0..<(frames * channels) { samples[k] *= volume } }
     }
 
-    /// VoiceProcessingIO's hooks on the device thread: the captured input before anyone reads it, and the
+    /// AUVoiceProcessingIO's hooks on the device thread: the captured input before anyone reads it, and the
     /// output about to be played (the echo reference).
     func processCapturedInput(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {}
     func renderedOutput(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {}

@@ -21,7 +21,7 @@ import Glibc
 /// AudioDSP's `TimePitchProcessor`: a variable-rate resampler (pitch) feeding a `TimeStretcher` (music
 /// preset). Output time t plays input time t·rate, undelayed, so Latency is 0 (the unit pulls its look-ahead
 /// ahead instead); TailTime is half a stretcher frame (20 ms).
-final class NewTimePitch: VariableInputUnit, @unchecked Sendable {
+final class AUNewTimePitch: VariableInputUnit, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_NewTimePitch,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)

@@ -3,7 +3,7 @@ import AudioDSP
 /// AUSampleDelay (`'aufx' 'sdly' 'appl'`, macOS): delays its input by a whole number of frames, set by
 /// `kSampleDelayParam_DelayFrames` (0 to one second of frames, schedulable per frame). With delay 0 it
 /// passes audio through unchanged.
-final class SampleDelay: AUEffectBase, @unchecked Sendable {
+final class AUSampleDelay: AUEffectBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_SampleDelay,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
@@ -77,14 +77,14 @@ final class SampleDelay: AUEffectBase, @unchecked Sendable {
         }
     }
 
-    override func process(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
+    override func applyEffect(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
                           frames: Int, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>) -> OSStatus {
         guard let ringStorage, let writeIndices else { return kAudioUnitErr_Uninitialized }
         let curve = parameterCurve(kSampleDelayParam_DelayFrames, kAudioUnitScope_Global, 0)
         let delay = parameterValue(kSampleDelayParam_DelayFrames, kAudioUnitScope_Global, 0)
         for c in 0..<min(channelCount, output.count, input.count) {
             guard let src = input[c].mData, let dst = output[c].mData else { return kAudio_ParamError }
-            SampleDelayKernel.process(input: src.assumingMemoryBound(to: Float.self), output: dst.assumingMemoryBound(to: Float.self),
+            SampleDelayKernel.apply(input: src.assumingMemoryBound(to: Float.self), output: dst.assumingMemoryBound(to: Float.self),
                                       count: frames, ring: ringStorage[c], mask: mask, writeIndex: &writeIndices[c],
                                       delays: curve, constantDelay: delay)
         }

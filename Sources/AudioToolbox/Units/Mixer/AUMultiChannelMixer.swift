@@ -13,7 +13,7 @@ import Glibc
 /// Pre/Post AveragePower and PeakHoldLevel parameters, in dB (floor -120), from each slice: average power
 /// is the RMS over all channels, peak the largest magnitude; "pre" is before the element's volume, "post"
 /// after it (for inputs, the input signal times its volume). There are no meter ballistics yet.
-final class MultiChannelMixer: AUBase, @unchecked Sendable {
+final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)

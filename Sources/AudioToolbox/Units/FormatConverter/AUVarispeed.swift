@@ -14,7 +14,7 @@ import Glibc
 /// AudioDSP's `VariableRateResampler` (windowed sinc, its cutoff following the output's Nyquist when reading
 /// faster than 1). Output frame k plays input time k·rate with the filter delay compensated, so Latency is 0
 /// (the unit pulls the filter's half length ahead instead); TailTime is that half length at 4x.
-final class Varispeed: VariableInputUnit, @unchecked Sendable {
+final class AUVarispeed: VariableInputUnit, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_Varispeed,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)

@@ -1,12 +1,12 @@
 import COCASupport
 import Synchronization
 
-/// GenericOutput (`'auou' 'genr' 'appl'`, Apple's AUGenericOutput): an output unit that renders
+/// AUGenericOutput (`'auou' 'genr' 'appl'`, Apple's AUGenericOutput): an output unit that renders
 /// only when its host calls AudioUnitRender, for offline work. One input (element 0, fed by a
 /// render callback or a connection) and one output; both sides accept any self-consistent linear
 /// PCM format and must match at initialize (this unit does not convert; put an AUConverter before
 /// it for that), and the input's audio passes through without a copy.
-final class GenericOutput: AUBase, @unchecked Sendable {
+final class AUGenericOutput: AUBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
@@ -40,9 +40,9 @@ final class GenericOutput: AUBase, @unchecked Sendable {
 
     override class var propertyRows: [AUProperty] {
         super.propertyRows + [
-            .flag(kAudioOutputUnitProperty_IsRunning, of: GenericOutput.self, place: AUProperty.globalScope,
+            .flag(kAudioOutputUnitProperty_IsRunning, of: AUGenericOutput.self, place: AUProperty.globalScope,
                   get: { unit, _, _ in unit.running.load(ordering: .relaxed) }),
-            // GenericOutput has no hardware side.
+            // AUGenericOutput has no hardware side.
             .absent(kAudioOutputUnitProperty_HasIO),
             .absent(kAudioOutputUnitProperty_EnableIO),
         ]

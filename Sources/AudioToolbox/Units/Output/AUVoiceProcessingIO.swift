@@ -1,13 +1,13 @@
 import CSpeexDSP
 
-/// VoiceProcessingIO (`'auou' 'vpio' 'appl'`): RemoteIO with input on by default and voice processing on the
+/// AUVoiceProcessingIO (`'auou' 'vpio' 'appl'`): RemoteIO with input on by default and voice processing on the
 /// captured input: acoustic echo cancellation against what the unit itself plays (speexdsp's multidelay
 /// block frequency-domain adaptive filter, 200 ms of echo path), residual echo suppression and automatic gain
 /// control (speexdsp's preprocessor). The first input channel is processed and written to every channel; the
 /// echo reference is the first output channel. Properties: kAUVoiceIOProperty_BypassVoiceProcessing,
 /// VoiceProcessingEnableAGC (on by default) and MuteOutput. Processing runs in 128-frame blocks; a device
 /// period that is not a multiple of 128 leaves its last partial block unprocessed.
-final class VoiceProcessingIO: AUHALOutput, @unchecked Sendable {
+final class AUVoiceProcessingIO: AUHALOutput, @unchecked Sendable {
     static let blockFrames = 128
     static let echoPathSeconds = 0.2
 
@@ -16,17 +16,17 @@ final class VoiceProcessingIO: AUHALOutput, @unchecked Sendable {
     private var muteOutput: UInt32 = 0
     private var echo: OpaquePointer?
     private var preprocess: OpaquePointer?
-    private let block = UnsafeMutablePointer<Int16>.allocate(capacity: VoiceProcessingIO.blockFrames)
-    private let cleaned = UnsafeMutablePointer<Int16>.allocate(capacity: VoiceProcessingIO.blockFrames)
+    private let block = UnsafeMutablePointer<Int16>.allocate(capacity: AUVoiceProcessingIO.blockFrames)
+    private let cleaned = UnsafeMutablePointer<Int16>.allocate(capacity: AUVoiceProcessingIO.blockFrames)
     /// Played blocks not yet matched with captured ones (IO thread only): each captured block is cancelled
     /// against the oldest, so the reference leads the echo by at least one device period and the adaptive
     /// filter (200 ms long) absorbs the rest of the path's delay.
     private static let fifoBlocks = 64
-    private let reference = UnsafeMutablePointer<Int16>.allocate(capacity: VoiceProcessingIO.fifoBlocks * VoiceProcessingIO.blockFrames)
+    private let reference = UnsafeMutablePointer<Int16>.allocate(capacity: AUVoiceProcessingIO.fifoBlocks * AUVoiceProcessingIO.blockFrames)
     private var fifoStart = 0, fifoCount = 0
     private let silence: UnsafeMutablePointer<Int16> = {
-        let p = UnsafeMutablePointer<Int16>.allocate(capacity: VoiceProcessingIO.blockFrames)
-        p.initialize(repeating: 0, count: VoiceProcessingIO.blockFrames)
+        let p = UnsafeMutablePointer<Int16>.allocate(capacity: AUVoiceProcessingIO.blockFrames)
+        p.initialize(repeating: 0, count: AUVoiceProcessingIO.blockFrames)
         return p
     }()
 
@@ -81,12 +81,12 @@ final class VoiceProcessingIO: AUHALOutput, @unchecked Sendable {
     // MARK: Properties
 
     override class var propertyRows: [AUProperty] {
-        func row(_ id: AudioUnitPropertyID, _ value: ReferenceWritableKeyPath<VoiceProcessingIO, UInt32>) -> AUProperty {
-            .value(id, UInt32.self, of: VoiceProcessingIO.self, place: AUProperty.globalScope, writable: .always,
+        func row(_ id: AudioUnitPropertyID, _ value: ReferenceWritableKeyPath<AUVoiceProcessingIO, UInt32>) -> AUProperty {
+            .value(id, UInt32.self, of: AUVoiceProcessingIO.self, place: AUProperty.globalScope, writable: .always,
                    get: { unit, _, _ in unit[keyPath: value] },
                    set: { unit, _, _, v in
                        unit[keyPath: value] = v != 0 ? 1 : 0
-                       if value == \VoiceProcessingIO.agc { unit.applyAGC() }
+                       if value == \AUVoiceProcessingIO.agc { unit.applyAGC() }
                        return noErr
                    })
         }

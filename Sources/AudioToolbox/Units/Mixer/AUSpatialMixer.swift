@@ -16,7 +16,7 @@ import Glibc
 /// rolloff (SpatialKernels states the curves). Gains are de-zippered (10 ms for a unit step); sources pass
 /// through the reader with a latency of 2 input frames. Reverb, occlusion, obstruction, Doppler and head
 /// tracking are not implemented: their parameters and flags are refused.
-final class SpatialMixer: AUBase, @unchecked Sendable {
+final class AUSpatialMixer: AUBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_SpatialMixer,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
@@ -98,7 +98,7 @@ final class SpatialMixer: AUBase, @unchecked Sendable {
         /// A UInt32 setting of each input, stored if `valid` accepts it.
         func setting(_ id: AudioUnitPropertyID, _ value: @escaping (SpatialMixerInputSettings) -> UInt32,
                      _ store: @escaping (SpatialMixerInputSettings, UInt32) -> Void, valid: @escaping (UInt32) -> Bool) -> AUProperty {
-            .value(id, UInt32.self, of: SpatialMixer.self, place: AUProperty.inputElement, writable: .always,
+            .value(id, UInt32.self, of: AUSpatialMixer.self, place: AUProperty.inputElement, writable: .always,
                    get: { unit, _, element in value(unit.settings[Int(element)]) },
                    set: { unit, _, element, v in
                        guard valid(v) else { return kAudioUnitErr_InvalidPropertyValue }
@@ -121,7 +121,7 @@ final class SpatialMixer: AUBase, @unchecked Sendable {
         let curve = setting(kAudioUnitProperty_3DMixerAttenuationCurve, { $0.curve.load(ordering: .relaxed) }, { $0.curve.store($1, ordering: .relaxed) }) { (v: UInt32) -> Bool in
             SpatialKernels.AttenuationCurve(rawValue: v) != nil
         }
-        let rolloff: AUProperty = .value(kAudioUnitProperty_3DMixerDistanceAtten, Float64.self, of: SpatialMixer.self, place: AUProperty.inputElement,
+        let rolloff: AUProperty = .value(kAudioUnitProperty_3DMixerDistanceAtten, Float64.self, of: AUSpatialMixer.self, place: AUProperty.inputElement,
                    writable: .always,
                    get: { unit, _, element in Double(bitPattern: unit.settings[Int(element)].rolloff.load(ordering: .relaxed)) },
                    set: { unit, _, element, rolloff in
@@ -129,7 +129,7 @@ final class SpatialMixer: AUBase, @unchecked Sendable {
                        unit.settings[Int(element)].rolloff.store(rolloff.bitPattern, ordering: .relaxed)
                        return noErr
                    })
-        let distance: AUProperty = .value(kAudioUnitProperty_3DMixerDistanceParams, MixerDistanceParams.self, of: SpatialMixer.self, place: AUProperty.inputElement,
+        let distance: AUProperty = .value(kAudioUnitProperty_3DMixerDistanceParams, MixerDistanceParams.self, of: AUSpatialMixer.self, place: AUProperty.inputElement,
                    writable: .always,
                    get: { unit, _, element in unit.settings[Int(element)].distanceParams },
                    set: { unit, _, element, p in
