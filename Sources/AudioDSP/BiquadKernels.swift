@@ -12,6 +12,7 @@ import Darwin
 public struct BiquadCoefficients: Equatable, Sendable {
     public var b0: Double, b1: Double, b2: Double, a1: Double, a2: Double
 
+    /// Coefficients normalised by a0: y = b0 x + b1 x[-1] + b2 x[-2] - a1 y[-1] - a2 y[-2].
     public init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
         self.b0 = b0; self.b1 = b1; self.b2 = b2; self.a1 = a1; self.a2 = a2
     }
@@ -65,12 +66,14 @@ public struct BiquadCoefficients: Equatable, Sendable {
 /// The two state values of a transposed direct form II section.
 public struct BiquadState: Sendable {
     public var z1 = 0.0, z2 = 0.0
+    /// The zero value, as the imported C type's.
     public init() {}
 }
 
 public enum BiquadKernels {
     /// Filters `count` samples (in place allowed), transposed direct form II in Double.
     @inlinable @_noLocks @_noAllocation
+    /// Filters `count` samples (in place allowed), transposed direct form II in Double.
     public static func apply(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int,
                                           _ k: BiquadCoefficients, _ state: inout BiquadState) {
         var z1 = state.z1, z2 = state.z2

@@ -17,6 +17,7 @@ public struct PCMSampleLayout: Sendable, Equatable {
     /// Fixed-point fraction bits (24 for 8.24), 0 for plain integers.
     public var fractionBits: Int
 
+    /// A sample layout: valid bits in a container of `containerBytes`, float or integer, signedness, byte order, high or low alignment and fixed-point fraction bits.
     public init(validBits: Int, containerBytes: Int, isFloat: Bool, isSigned: Bool, isBigEndian: Bool,
                 isAlignedHigh: Bool, fractionBits: Int) {
         self.validBits = validBits
@@ -49,6 +50,7 @@ public struct PCMSampleLayout: Sendable, Equatable {
 public struct TPDFDither: Sendable {
     @usableFromInline var state: UInt64
 
+    /// A generator seeded with `seed` (0 is taken as 1).
     public init(seed: UInt64 = 0x9E37_79B9_7F4A_7C15) { state = seed == 0 ? 1 : seed }
 
     @inlinable mutating func uniform() -> Double {

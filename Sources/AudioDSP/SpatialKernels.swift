@@ -78,6 +78,7 @@ public enum SpatialKernels {
         /// A one-pole one-zero section y = b0 x + b1 x1 - a1 y1 (bilinear transform of H(s)).
         public struct Shadow: Sendable, Equatable {
             public var b0: Float, b1: Float, a1: Float
+            /// One-pole, one-zero coefficients: y = b0 x + b1 x[-1] - a1 y[-1].
             public init(b0: Float, b1: Float, a1: Float) { self.b0 = b0; self.b1 = b1; self.a1 = a1 }
         }
         public var left: Shadow, right: Shadow
@@ -93,6 +94,7 @@ public enum SpatialKernels {
             return theta < Double.pi / 2 ? -t * cos(theta) : t * (theta - Double.pi / 2)
         }
 
+        /// The interaural delay and head-shadow filters for a source at `azimuth` and `elevation` (degrees).
         @inlinable public init(azimuth: Float, elevation: Float, sampleRate: Double, headRadius: Double = 0.0875) {
             let x = min(max(SpatialKernels.lateral(azimuth: azimuth, elevation: elevation), -1), 1)
             let thetaR = acos(x), thetaL = acos(-x)
@@ -120,6 +122,7 @@ public enum SpatialKernels {
     /// are linear in α, so this is a linear sweep of α: a moving source changes its shadow without a step).
     /// The two recursions share one loop so they overlap in the pipeline. Returns the new states.
     @inlinable @_noLocks @_noAllocation
+    /// Applies the head-shadow filters of a spherical-head model to the two ears' signals.
     public static func shadow(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int,
                               from: SphericalHead, to: SphericalHead,
                               state: ((Float, Float), (Float, Float))) -> ((Float, Float), (Float, Float)) {
@@ -146,6 +149,7 @@ public enum SpatialKernels {
     /// ones (the caller keeps history before `signal`). The delay moves linearly from `from` to `to` frames
     /// over the slice; fractional delays interpolate linearly.
     @inlinable @_noLocks @_noAllocation
+    /// Reads `signal` delayed by a fractional number of frames (the interaural delay).
     public static func delayRead(_ signal: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
                                  from: Double, to: Double) {
         let step = count > 0 ? (to - from) / Double(count) : 0

@@ -1,5 +1,14 @@
 // The AudioToolbox module: Apple's AudioToolbox API (C declarations in CAudioToolbox, functions in
 // Swift) and the engine behind it. Re-exports Foundation and CoreAudioTypes, as Apple's does.
+//
+// Threading: from the render thread (inside a render callback, render notification or IOProc) only
+// AudioUnitRender, AudioUnitProcess, AudioUnitGetParameter/SetParameter, AudioUnitScheduleParameters,
+// ExtAudioFileWriteAsync and CARingBuffer's Store/Fetch may be called: they take no lock and allocate
+// nothing. Everything else (properties, initialize, graph edits and AUGraphUpdate, files, converters made
+// or disposed) may come from any other thread, one thread per object at a time, and may block or
+// allocate. Property listeners are called synchronously on the thread that made the change, never on
+// the render thread. AudioConverterFillComplexBuffer on one converter is one thread at a time and
+// allocates nothing once running.
 @_exported import CoreAudioTypes
 @_exported import CoreAudio
 

@@ -1,1 +1,4 @@
+// The AudioUnit module: re-exports AudioToolbox, as Apple's does.
+//
+// Threading: AudioToolbox's contract (see its Exports.swift).
 @_exported import AudioToolbox

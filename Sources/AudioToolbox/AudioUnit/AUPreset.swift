@@ -4,11 +4,13 @@ public struct AUPreset {
     public var presetNumber: Int32
     public var presetName: Unmanaged<CFString>?
 
+    /// The zero value, as the imported C type's.
     public init() {
         presetNumber = 0
         presetName = nil
     }
 
+    /// A value with every field given (the memberwise initializer of the C type).
     public init(presetNumber: Int32, presetName: Unmanaged<CFString>?) {
         self.presetNumber = presetNumber
         self.presetName = presetName

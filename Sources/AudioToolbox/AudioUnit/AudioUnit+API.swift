@@ -1,18 +1,21 @@
 // The audio unit API (AUComponent.h, AudioOutputUnit.h) with Apple's names, signatures and the
 // dispatch rules of Apple's plug-in dispatch layer (null pointers, sizes, truncation).
 
+/// Apple's `AudioUnitInitialize`: allocates render memory and checks formats.
 @discardableResult
 public func AudioUnitInitialize(_ inUnit: AudioUnit) -> OSStatus {
     guard let unit = AudioUnitObject.live(inUnit) else { return badComponentInstance }
     return unit.initialize()
 }
 
+/// Apple's `AudioUnitUninitialize`: releases render memory.
 @discardableResult
 public func AudioUnitUninitialize(_ inUnit: AudioUnit) -> OSStatus {
     guard let unit = AudioUnitObject.live(inUnit) else { return badComponentInstance }
     return unit.uninitialize()
 }
 
+/// Apple's `AudioUnitReset`: clears the unit's history (delay lines, filters, ramps).
 @discardableResult
 public func AudioUnitReset(_ inUnit: AudioUnit, _ inScope: AudioUnitScope, _ inElement: AudioUnitElement) -> OSStatus {
     guard let unit = AudioUnitObject.live(inUnit) else { return badComponentInstance }
@@ -77,6 +80,7 @@ public func AudioUnitSetProperty(_ inUnit: AudioUnit, _ inID: AudioUnitPropertyI
     return unit.setProperty(inID, inScope, inElement, inData, inDataSize)
 }
 
+/// Apple's `AudioUnitAddPropertyListener`: calls `inProc` when the property changes.
 @discardableResult
 public func AudioUnitAddPropertyListener(_ inUnit: AudioUnit, _ inID: AudioUnitPropertyID,
                                          _ inProc: AudioUnitPropertyListenerProc,
@@ -85,6 +89,7 @@ public func AudioUnitAddPropertyListener(_ inUnit: AudioUnit, _ inID: AudioUnitP
     return unit.addPropertyListener(inID, inProc, inProcUserData)
 }
 
+/// Apple's deprecated `AudioUnitRemovePropertyListener`: removes every listener with `inProc`.
 @available(*, deprecated, renamed: "AudioUnitRemovePropertyListenerWithUserData")
 @discardableResult
 public func AudioUnitRemovePropertyListener(_ inUnit: AudioUnit, _ inID: AudioUnitPropertyID,
@@ -93,6 +98,7 @@ public func AudioUnitRemovePropertyListener(_ inUnit: AudioUnit, _ inID: AudioUn
     return unit.removePropertyListener(inID, inProc, nil, matchUserData: false)
 }
 
+/// Apple's `AudioUnitRemovePropertyListenerWithUserData`: removes the listener with this proc and user data.
 @discardableResult
 public func AudioUnitRemovePropertyListenerWithUserData(_ inUnit: AudioUnit, _ inID: AudioUnitPropertyID,
                                                         _ inProc: AudioUnitPropertyListenerProc,
@@ -110,6 +116,7 @@ public func AudioUnitAddRenderNotify(_ inUnit: AudioUnit, _ inProc: AURenderCall
     return unit.addRenderNotify(inProc, inProcUserData)
 }
 
+/// Apple's `AudioUnitRemoveRenderNotify`: removes a render notification.
 @discardableResult
 public func AudioUnitRemoveRenderNotify(_ inUnit: AudioUnit, _ inProc: AURenderCallback,
                                         _ inProcUserData: UnsafeMutableRawPointer?) -> OSStatus {
@@ -181,6 +188,7 @@ public func AudioOutputUnitStart(_ ci: AudioUnit) -> OSStatus {
     return unit.start()
 }
 
+/// Apple's `AudioOutputUnitStop`: stops an output unit's I/O.
 @discardableResult
 public func AudioOutputUnitStop(_ ci: AudioUnit) -> OSStatus {
     guard let unit = AudioUnitObject.live(ci) else { return badComponentInstance }

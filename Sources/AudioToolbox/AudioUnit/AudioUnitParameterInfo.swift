@@ -12,6 +12,7 @@ public struct AudioUnitParameterInfo {
     public var defaultValue: AudioUnitParameterValue
     public var flags: AudioUnitParameterOptions
 
+    /// The zero value, as the imported C type's.
     public init() {
         name = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         unitName = nil
@@ -24,6 +25,7 @@ public struct AudioUnitParameterInfo {
         flags = []
     }
 
+    /// A value with every field given (the memberwise initializer of the C type).
     public init(name: (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar), unitName: Unmanaged<CFString>?, clumpID: UInt32,
                 cfNameString: Unmanaged<CFString>?, unit: AudioUnitParameterUnit,
                 minValue: AudioUnitParameterValue, maxValue: AudioUnitParameterValue,

@@ -35,6 +35,7 @@ public func AudioConverterNewSpecific(_ inSourceFormat: UnsafePointer<AudioStrea
     AudioConverterNew(inSourceFormat, inDestinationFormat, outAudioConverter)
 }
 
+/// Apple's `AudioConverterDispose`: frees the converter.
 @discardableResult
 public func AudioConverterDispose(_ inAudioConverter: AudioConverterRef) -> OSStatus {
     AudioConverterObject.handles.remove(UnsafeMutableRawPointer(inAudioConverter), as: AudioConverterObject.self) == nil
@@ -47,6 +48,7 @@ public func AudioConverterReset(_ inAudioConverter: AudioConverterRef) -> OSStat
     withConverter(inAudioConverter) { $0.reset(); return noErr }
 }
 
+/// Apple's `AudioConverterGetPropertyInfo`: a property's size and writability.
 @discardableResult
 public func AudioConverterGetPropertyInfo(_ inAudioConverter: AudioConverterRef, _ inPropertyID: AudioConverterPropertyID,
                                           _ outSize: UnsafeMutablePointer<UInt32>?,
@@ -59,6 +61,7 @@ public func AudioConverterGetPropertyInfo(_ inAudioConverter: AudioConverterRef,
     }
 }
 
+/// Apple's `AudioConverterGetProperty`: reads a property.
 @discardableResult
 public func AudioConverterGetProperty(_ inAudioConverter: AudioConverterRef, _ inPropertyID: AudioConverterPropertyID,
                                       _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>,
@@ -66,6 +69,7 @@ public func AudioConverterGetProperty(_ inAudioConverter: AudioConverterRef, _ i
     withConverter(inAudioConverter) { c in c.getProperty(inPropertyID, ioPropertyDataSize, outPropertyData) }
 }
 
+/// Apple's `AudioConverterSetProperty`: writes a property.
 @discardableResult
 public func AudioConverterSetProperty(_ inAudioConverter: AudioConverterRef, _ inPropertyID: AudioConverterPropertyID,
                                       _ inPropertyDataSize: UInt32, _ inPropertyData: UnsafeRawPointer) -> OSStatus {

@@ -145,6 +145,7 @@ public func AudioFileReadBytes(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _
     }
 }
 
+/// Apple's `AudioFileWriteBytes`: writes audio data bytes at a byte offset.
 @discardableResult
 public func AudioFileWriteBytes(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _ inStartingByte: Int64,
                                 _ ioNumBytes: UnsafeMutablePointer<UInt32>, _ inBuffer: UnsafeRawPointer) -> OSStatus {
@@ -217,6 +218,7 @@ public func AudioFileWritePackets(_ inAudioFile: AudioFileID, _ inUseCache: Bool
     }
 }
 
+/// Apple's `AudioFileGetPropertyInfo`: a property's size and writability.
 @discardableResult
 public func AudioFileGetPropertyInfo(_ inAudioFile: AudioFileID, _ inPropertyID: AudioFilePropertyID,
                                      _ outDataSize: UnsafeMutablePointer<UInt32>?, _ isWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
@@ -235,12 +237,14 @@ public func AudioFileGetProperty(_ inAudioFile: AudioFileID, _ inPropertyID: Aud
     withFile(inAudioFile) { $0.getProperty(inPropertyID, ioDataSize, outPropertyData) }
 }
 
+/// Apple's `AudioFileSetProperty`: writes a property.
 @discardableResult
 public func AudioFileSetProperty(_ inAudioFile: AudioFileID, _ inPropertyID: AudioFilePropertyID, _ inDataSize: UInt32,
                                  _ inPropertyData: UnsafeRawPointer) -> OSStatus {
     withFile(inAudioFile) { $0.setProperty(inPropertyID, inDataSize, inPropertyData) }
 }
 
+/// Apple's `AudioFileGetGlobalInfoSize`: the size of a global-info value.
 @discardableResult
 public func AudioFileGetGlobalInfoSize(_ inPropertyID: AudioFilePropertyID, _ inSpecifierSize: UInt32,
                                        _ inSpecifier: UnsafeMutableRawPointer?, _ outDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
@@ -282,6 +286,7 @@ public func AudioFileCountUserData(_ inAudioFile: AudioFileID, _ inUserDataID: U
     }
 }
 
+/// Apple's `AudioFileGetUserDataSize`: the size of a user-data chunk.
 @discardableResult
 public func AudioFileGetUserDataSize(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,
                                      _ outUserDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
@@ -293,6 +298,7 @@ public func AudioFileGetUserDataSize(_ inAudioFile: AudioFileID, _ inUserDataID:
     }
 }
 
+/// Apple's `AudioFileGetUserData`: a user-data chunk's bytes.
 @discardableResult
 public func AudioFileGetUserData(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,
                                  _ ioUserDataSize: UnsafeMutablePointer<UInt32>, _ outUserData: UnsafeMutableRawPointer) -> OSStatus {

@@ -14,10 +14,12 @@ public struct AudioFileMarker {
     public var mReserved: UInt16
     public var mChannel: UInt16
 
+    /// The zero value, as the imported C type's.
     public init() {
         self.init(mFramePosition: 0, mName: nil, mMarkerID: 0, mSMPTETime: AudioFile_SMPTE_Time(), mType: 0, mReserved: 0, mChannel: 0)
     }
 
+    /// A value with every field given (the memberwise initializer of the C type).
     public init(mFramePosition: Float64, mName: Unmanaged<CFString>?, mMarkerID: Int32, mSMPTETime: AudioFile_SMPTE_Time,
                 mType: UInt32, mReserved: UInt16, mChannel: UInt16) {
         self.mFramePosition = mFramePosition
@@ -35,8 +37,10 @@ public struct AudioFileMarkerList {
     public var mNumberMarkers: UInt32
     public var mMarkers: (AudioFileMarker)  // variable length
 
+    /// The zero value, as the imported C type's.
     public init() { self.init(mSMPTE_TimeType: 0, mNumberMarkers: 0, mMarkers: AudioFileMarker()) }
 
+    /// A value with every field given (the memberwise initializer of the C type).
     public init(mSMPTE_TimeType: UInt32, mNumberMarkers: UInt32, mMarkers: (AudioFileMarker)) {
         self.mSMPTE_TimeType = mSMPTE_TimeType
         self.mNumberMarkers = mNumberMarkers
@@ -51,6 +55,7 @@ public struct AudioFileRegion {
     public var mNumberMarkers: UInt32
     public var mMarkers: (AudioFileMarker)  // variable length
 
+    /// A value with every field given (the memberwise initializer of the C type).
     public init(mRegionID: UInt32, mName: Unmanaged<CFString>, mFlags: AudioFileRegionFlags, mNumberMarkers: UInt32,
                 mMarkers: (AudioFileMarker)) {
         self.mRegionID = mRegionID
@@ -66,6 +71,7 @@ public struct AudioFileRegionList {
     public var mNumberRegions: UInt32
     public var mRegions: (AudioFileRegion)  // variable length
 
+    /// A value with every field given (the memberwise initializer of the C type).
     public init(mSMPTE_TimeType: UInt32, mNumberRegions: UInt32, mRegions: (AudioFileRegion)) {
         self.mSMPTE_TimeType = mSMPTE_TimeType
         self.mNumberRegions = mNumberRegions

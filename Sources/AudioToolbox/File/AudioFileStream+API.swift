@@ -46,6 +46,7 @@ public func AudioFileStreamSeek(_ inAudioFileStream: AudioFileStreamID, _ inPack
     }
 }
 
+/// Apple's `AudioFileStreamGetPropertyInfo`: a property's size and writability.
 @discardableResult
 public func AudioFileStreamGetPropertyInfo(_ inAudioFileStream: AudioFileStreamID, _ inPropertyID: AudioFileStreamPropertyID,
                                            _ outPropertyDataSize: UnsafeMutablePointer<UInt32>?,
@@ -60,6 +61,7 @@ public func AudioFileStreamGetPropertyInfo(_ inAudioFileStream: AudioFileStreamI
     }
 }
 
+/// Apple's `AudioFileStreamGetProperty`: reads a property.
 @discardableResult
 public func AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID, _ inPropertyID: AudioFileStreamPropertyID,
                                        _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>, _ outPropertyData: UnsafeMutableRawPointer) -> OSStatus {
@@ -81,6 +83,7 @@ public func AudioFileStreamSetProperty(_ inAudioFileStream: AudioFileStreamID, _
     withStream(inAudioFileStream) { _ in kAudioFileStreamError_UnsupportedProperty }
 }
 
+/// Apple's `AudioFileStreamClose`: frees the parser.
 @discardableResult
 public func AudioFileStreamClose(_ inAudioFileStream: AudioFileStreamID) -> OSStatus {
     AudioFileStreamObject.handles.remove(UnsafeMutableRawPointer(inAudioFileStream), as: AudioFileStreamObject.self) == nil

@@ -88,6 +88,7 @@ public func ExtAudioFileRead(_ inExtAudioFile: ExtAudioFileRef, _ ioNumberFrames
     }
 }
 
+/// Apple's `ExtAudioFileWrite`: converts and writes frames in the client format.
 @discardableResult
 public func ExtAudioFileWrite(_ inExtAudioFile: ExtAudioFileRef, _ inNumberFrames: UInt32,
                               _ ioData: UnsafePointer<AudioBufferList>) -> OSStatus {
@@ -122,6 +123,7 @@ public func ExtAudioFileSeek(_ inExtAudioFile: ExtAudioFileRef, _ inFrameOffset:
     withExt(inExtAudioFile) { $0.seek(inFrameOffset) }
 }
 
+/// Apple's `ExtAudioFileTell`: the read position in client frames.
 @discardableResult
 public func ExtAudioFileTell(_ inExtAudioFile: ExtAudioFileRef, _ outFrameOffset: UnsafeMutablePointer<Int64>) -> OSStatus {
     withExt(inExtAudioFile) { x in outFrameOffset.pointee = x.tell; return noErr }
@@ -153,6 +155,7 @@ private func extPropertyInfo(_ x: ExtAudioFileObject, _ id: ExtAudioFileProperty
     }
 }
 
+/// Apple's `ExtAudioFileGetPropertyInfo`: a property's size and writability.
 @discardableResult
 public func ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
                                         _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
@@ -164,6 +167,7 @@ public func ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef, _ inP
     }
 }
 
+/// Apple's `ExtAudioFileGetProperty`: reads a property.
 @discardableResult
 public func ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
                                     _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>, _ outPropertyData: UnsafeMutableRawPointer) -> OSStatus {
@@ -209,6 +213,7 @@ public func ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPrope
     }
 }
 
+/// Apple's `ExtAudioFileSetProperty`: writes a property (the client format, the codec's, ...).
 @discardableResult
 public func ExtAudioFileSetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
                                     _ inPropertyDataSize: UInt32, _ inPropertyData: UnsafeRawPointer) -> OSStatus {

@@ -18,6 +18,7 @@ private func withGraph(_ graph: AUGraph?, _ body: (AUGraphObject) -> OSStatus) -
     return body(g)
 }
 
+/// Apple's `NewAUGraph`: creates an empty, closed graph.
 @discardableResult
 public func NewAUGraph(_ outGraph: UnsafeMutablePointer<AUGraph?>) -> OSStatus {
     outGraph.pointee = OpaquePointer(AUGraphObject.handles.add(AUGraphObject()))
@@ -48,16 +49,19 @@ public func AUGraphAddNode(_ inGraph: AUGraph, _ inDescription: UnsafePointer<Au
     }
 }
 
+/// Apple's `AUGraphRemoveNode`: removes a node and its connections (disposing its unit when open).
 @discardableResult
 public func AUGraphRemoveNode(_ inGraph: AUGraph, _ inNode: AUNode) -> OSStatus {
     withGraph(inGraph) { $0.removeNode(inNode) }
 }
 
+/// Apple's `AUGraphGetNodeCount`: the number of nodes.
 @discardableResult
 public func AUGraphGetNodeCount(_ inGraph: AUGraph, _ outNumberOfNodes: UnsafeMutablePointer<UInt32>) -> OSStatus {
     withGraph(inGraph) { g in outNumberOfNodes.pointee = UInt32(g.nodes.count); return noErr }
 }
 
+/// Apple's `AUGraphGetIndNode`: the node at an index, in the order added.
 @discardableResult
 public func AUGraphGetIndNode(_ inGraph: AUGraph, _ inIndex: UInt32, _ outNode: UnsafeMutablePointer<AUNode>) -> OSStatus {
     withGraph(inGraph) { g in
@@ -87,6 +91,7 @@ public func AUGraphNewNodeSubGraph(_ inGraph: AUGraph, _ outNode: UnsafeMutableP
     withGraph(inGraph) { g in outNode.pointee = g.addSubgraphNode(); return noErr }
 }
 
+/// Apple's `AUGraphGetNodeInfoSubGraph`: the graph a subgraph node holds.
 @discardableResult
 public func AUGraphGetNodeInfoSubGraph(_ inGraph: AUGraph, _ inNode: AUNode, _ outSubGraph: UnsafeMutablePointer<AUGraph?>) -> OSStatus {
     withGraph(inGraph) { g in
@@ -97,6 +102,7 @@ public func AUGraphGetNodeInfoSubGraph(_ inGraph: AUGraph, _ inNode: AUNode, _ o
     }
 }
 
+/// Apple's `AUGraphIsNodeSubGraph`: whether a node is a subgraph.
 @discardableResult
 public func AUGraphIsNodeSubGraph(_ inGraph: AUGraph, _ inNode: AUNode, _ outFlag: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     withGraph(inGraph) { g in
@@ -133,16 +139,19 @@ public func AUGraphDisconnectNodeInput(_ inGraph: AUGraph, _ inDestNode: AUNode,
     withGraph(inGraph) { $0.disconnect(inDestNode, inDestInputNumber) }
 }
 
+/// Apple's `AUGraphClearConnections`: removes every connection and input callback.
 @discardableResult
 public func AUGraphClearConnections(_ inGraph: AUGraph) -> OSStatus {
     withGraph(inGraph) { g in g.clearConnections(); return noErr }
 }
 
+/// Apple's `AUGraphGetNumberOfInteractions`: connections plus input callbacks.
 @discardableResult
 public func AUGraphGetNumberOfInteractions(_ inGraph: AUGraph, _ outNumInteractions: UnsafeMutablePointer<UInt32>) -> OSStatus {
     withGraph(inGraph) { g in outNumInteractions.pointee = UInt32(g.interactions.count); return noErr }
 }
 
+/// Apple's `AUGraphGetInteractionInfo`: the interaction at an index.
 @discardableResult
 public func AUGraphGetInteractionInfo(_ inGraph: AUGraph, _ inInteractionIndex: UInt32,
                                       _ outInteraction: UnsafeMutablePointer<AUNodeInteraction>) -> OSStatus {
@@ -164,6 +173,7 @@ public func AUGraphCountNodeInteractions(_ inGraph: AUGraph, _ inNode: AUNode,
     }
 }
 
+/// Apple's `AUGraphGetNodeInteractions`: the interactions that involve a node.
 @discardableResult
 public func AUGraphGetNodeInteractions(_ inGraph: AUGraph, _ inNode: AUNode, _ ioNumInteractions: UnsafeMutablePointer<UInt32>,
                                        _ outInteractions: UnsafeMutablePointer<AUNodeInteraction>) -> OSStatus {
@@ -201,6 +211,7 @@ public func AUGraphClose(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { 
 @discardableResult
 public func AUGraphInitialize(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.initialize() } }
 
+/// Apple's `AUGraphUninitialize`: uninitializes every unit (stopping the graph first).
 @discardableResult
 public func AUGraphUninitialize(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.uninitialize() } }
 
@@ -208,19 +219,23 @@ public func AUGraphUninitialize(_ inGraph: AUGraph) -> OSStatus { withGraph(inGr
 @discardableResult
 public func AUGraphStart(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.start() } }
 
+/// Apple's `AUGraphStop`: stops the head unit.
 @discardableResult
 public func AUGraphStop(_ inGraph: AUGraph) -> OSStatus { withGraph(inGraph) { $0.stop() } }
 
+/// Apple's `AUGraphIsOpen`: whether the units are instantiated.
 @discardableResult
 public func AUGraphIsOpen(_ inGraph: AUGraph, _ outIsOpen: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     withGraph(inGraph) { g in outIsOpen.pointee = DarwinBoolean(g.isOpen); return noErr }
 }
 
+/// Apple's `AUGraphIsInitialized`: whether the graph is initialized.
 @discardableResult
 public func AUGraphIsInitialized(_ inGraph: AUGraph, _ outIsInitialized: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     withGraph(inGraph) { g in outIsInitialized.pointee = DarwinBoolean(g.isInitialized); return noErr }
 }
 
+/// Apple's `AUGraphIsRunning`: whether the head unit is running.
 @discardableResult
 public func AUGraphIsRunning(_ inGraph: AUGraph, _ outIsRunning: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     withGraph(inGraph) { g in outIsRunning.pointee = DarwinBoolean(g.isRunning); return noErr }
@@ -254,6 +269,7 @@ public func AUGraphAddRenderNotify(_ inGraph: AUGraph, _ inCallback: AURenderCal
     }
 }
 
+/// Apple's `AUGraphRemoveRenderNotify`: removes a callback added with AUGraphAddRenderNotify.
 @discardableResult
 public func AUGraphRemoveRenderNotify(_ inGraph: AUGraph, _ inCallback: AURenderCallback, _ inRefCon: UnsafeMutableRawPointer?) -> OSStatus {
     withGraph(inGraph) { g in

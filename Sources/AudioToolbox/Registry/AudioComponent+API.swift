@@ -28,12 +28,14 @@ public func AudioComponentCopyName(_ inComponent: AudioComponent,
     withEntry(inComponent) { outName.pointee = Unmanaged.passRetained($0.name as NSString) }
 }
 
+/// Apple's `AudioComponentGetDescription`: the component's type, subtype, manufacturer and flags.
 @discardableResult
 public func AudioComponentGetDescription(_ inComponent: AudioComponent,
                                          _ outDesc: UnsafeMutablePointer<AudioComponentDescription>) -> OSStatus {
     withEntry(inComponent) { outDesc.pointee = $0.description }
 }
 
+/// Apple's `AudioComponentGetVersion`: the component's version number.
 @discardableResult
 public func AudioComponentGetVersion(_ inComponent: AudioComponent,
                                      _ outVersion: UnsafeMutablePointer<UInt32>) -> OSStatus {

@@ -14,6 +14,7 @@ private func halValue(_ id: AudioObjectID, _ address: UnsafePointer<AudioObjectP
     return (object, object.value(address.pointee, qualifier: q))
 }
 
+/// Apple's `AudioObjectHasProperty`: whether the object has the property at that address.
 public func AudioObjectHasProperty(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>) -> Bool {
     if inAddress.pointee.mSelector == kAudioDevicePropertyIOProcStreamUsage, HALSystem.shared.device(inObjectID) != nil {
         return inAddress.pointee.mScope == kAudioObjectPropertyScopeInput || inAddress.pointee.mScope == kAudioObjectPropertyScopeOutput
@@ -22,6 +23,7 @@ public func AudioObjectHasProperty(_ inObjectID: AudioObjectID, _ inAddress: Uns
     return halValue(inObjectID, inAddress, 0, nil).1 != nil
 }
 
+/// Apple's `AudioObjectIsPropertySettable`: whether the property can be set.
 public func AudioObjectIsPropertySettable(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                           _ outIsSettable: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     guard let object = HALSystem.shared.object(inObjectID) else { return kAudioHardwareBadObjectError }
@@ -30,6 +32,7 @@ public func AudioObjectIsPropertySettable(_ inObjectID: AudioObjectID, _ inAddre
     return kAudioHardwareNoError
 }
 
+/// Apple's `AudioObjectGetPropertyDataSize`: the property's size in bytes.
 public func AudioObjectGetPropertyDataSize(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                            _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
                                            _ outDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
@@ -44,6 +47,7 @@ public func AudioObjectGetPropertyDataSize(_ inObjectID: AudioObjectID, _ inAddr
     return kAudioHardwareNoError
 }
 
+/// Apple's `AudioObjectGetPropertyData`: reads the property.
 public func AudioObjectGetPropertyData(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                        _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
                                        _ ioDataSize: UnsafeMutablePointer<UInt32>, _ outData: UnsafeMutableRawPointer) -> OSStatus {
@@ -58,6 +62,7 @@ public func AudioObjectGetPropertyData(_ inObjectID: AudioObjectID, _ inAddress:
     return value.write(to: outData, size: ioDataSize)
 }
 
+/// Apple's `AudioObjectSetPropertyData`: writes the property.
 public func AudioObjectSetPropertyData(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                        _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
                                        _ inDataSize: UInt32, _ inData: UnsafeRawPointer) -> OSStatus {
@@ -67,11 +72,13 @@ public func AudioObjectSetPropertyData(_ inObjectID: AudioObjectID, _ inAddress:
     return object.setValue(inAddress.pointee, UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
 }
 
+/// Apple's `AudioObjectAddPropertyListener`: calls `inListener` when the property changes.
 public func AudioObjectAddPropertyListener(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                            _ inListener: AudioObjectPropertyListenerProc, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
     HALSystem.shared.addListener(inObjectID, .init(address: inAddress.pointee, proc: inListener, clientData: inClientData))
 }
 
+/// Apple's `AudioObjectRemovePropertyListener`: removes a listener proc.
 public func AudioObjectRemovePropertyListener(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                               _ inListener: AudioObjectPropertyListenerProc, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
     let address = inAddress.pointee
@@ -87,6 +94,7 @@ private func closureIdentity(_ block: @escaping AudioObjectPropertyListenerBlock
     unsafeBitCast(block, to: (UnsafeRawPointer?, UnsafeRawPointer?).self)
 }
 
+/// Apple's `AudioObjectAddPropertyListenerBlock`: calls the block when the property changes.
 public func AudioObjectAddPropertyListenerBlock(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                                 _ inDispatchQueue: DispatchQueue?,
                                                 _ inListener: @escaping AudioObjectPropertyListenerBlock) -> OSStatus {
@@ -94,6 +102,7 @@ public func AudioObjectAddPropertyListenerBlock(_ inObjectID: AudioObjectID, _ i
                                                    blockIdentity: closureIdentity(inListener), queue: inDispatchQueue))
 }
 
+/// Apple's `AudioObjectRemovePropertyListenerBlock`: removes a listener block.
 public func AudioObjectRemovePropertyListenerBlock(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                                    _ inDispatchQueue: DispatchQueue?,
                                                    _ inListener: @escaping AudioObjectPropertyListenerBlock) -> OSStatus {
@@ -128,6 +137,7 @@ private func fourCC(_ v: UInt32) -> String {
 
 // MARK: IOProcs
 
+/// Apple's `AudioDeviceCreateIOProcID`: registers an IOProc with the device.
 public func AudioDeviceCreateIOProcID(_ inDevice: AudioObjectID, _ inProc: AudioDeviceIOProc, _ inClientData: UnsafeMutableRawPointer?,
                                       _ outIOProcID: UnsafeMutablePointer<AudioDeviceIOProcID?>) -> OSStatus {
     guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
@@ -145,21 +155,25 @@ public func AudioDeviceCreateIOProcIDWithBlock(_ outIOProcID: UnsafeMutablePoint
     return kAudioHardwareNoError
 }
 
+/// Apple's `AudioDeviceDestroyIOProcID`: unregisters an IOProc.
 public func AudioDeviceDestroyIOProcID(_ inDevice: AudioObjectID, _ inIOProcID: AudioDeviceIOProcID) -> OSStatus {
     guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
     return device.removeIOProc(unsafeBitCast(inIOProcID, to: UnsafeMutableRawPointer.self))
 }
 
+/// Apple's `AudioDeviceStart`: starts the device's I/O for an IOProc (or the device alone).
 public func AudioDeviceStart(_ inDevice: AudioObjectID, _ inProcID: AudioDeviceIOProcID?) -> OSStatus {
     guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
     return device.start(inProcID.map { unsafeBitCast($0, to: UnsafeMutableRawPointer.self) })
 }
 
+/// Apple's `AudioDeviceStop`: stops the device's I/O for an IOProc.
 public func AudioDeviceStop(_ inDevice: AudioObjectID, _ inProcID: AudioDeviceIOProcID?) -> OSStatus {
     guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
     return device.stop(inProcID.map { unsafeBitCast($0, to: UnsafeMutableRawPointer.self) })
 }
 
+/// Apple's `AudioDeviceGetCurrentTime`: the running device's sample and host time now.
 public func AudioDeviceGetCurrentTime(_ inDevice: AudioObjectID, _ outTime: UnsafeMutablePointer<AudioTimeStamp>) -> OSStatus {
     guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
     guard let time = device.currentTime() else { return kAudioHardwareNotRunningError }
@@ -169,10 +183,15 @@ public func AudioDeviceGetCurrentTime(_ inDevice: AudioObjectID, _ outTime: Unsa
 
 // MARK: Host time (HostTime.h): nanoseconds of the monotonic clock.
 
+/// Apple's `AudioGetCurrentHostTime`: the host clock (nanoseconds of the monotonic clock).
 public func AudioGetCurrentHostTime() -> UInt64 { oca_monotonic_nanoseconds() }
+/// Apple's `AudioGetHostClockFrequency`: host ticks per second (1e9: ticks are nanoseconds).
 public func AudioGetHostClockFrequency() -> Float64 { 1e9 }
+/// Apple's `AudioGetHostClockMinimumTimeDelta`: the smallest host-time step.
 public func AudioGetHostClockMinimumTimeDelta() -> UInt32 { 1 }
+/// Apple's `AudioConvertHostTimeToNanos` (host ticks are nanoseconds).
 public func AudioConvertHostTimeToNanos(_ inHostTime: UInt64) -> UInt64 { inHostTime }
+/// Apple's `AudioConvertNanosToHostTime` (host ticks are nanoseconds).
 public func AudioConvertNanosToHostTime(_ inNanos: UInt64) -> UInt64 { inNanos }
 
 /// Ours, not Apple's: why the last device stream failed to open, in the words of ALSA and of the sound

@@ -5,10 +5,12 @@ public struct UnsafeMutableAudioBufferListPointer {
     /// The pointer to the wrapped `AudioBufferList`.
     public var unsafeMutablePointer: UnsafeMutablePointer<AudioBufferList>
 
+    /// A view of the list at `p` (not copied, not owned).
     @inlinable public init(_ p: UnsafeMutablePointer<AudioBufferList>) {
         unsafeMutablePointer = p
     }
 
+    /// A view of the list at `p`, nil for a nil pointer.
     @inlinable public init?(_ p: UnsafeMutablePointer<AudioBufferList>?) {
         guard let p else { return nil }
         self.init(p)
@@ -67,6 +69,7 @@ extension UnsafeMutableAudioBufferListPointer {
             self.count = count
         }
 
+        /// The next buffer, nil after the last.
         @inlinable public mutating func next() -> AudioBuffer? {
             guard index < count else { return nil }
             defer { index += 1 }
@@ -74,6 +77,7 @@ extension UnsafeMutableAudioBufferListPointer {
         }
     }
 
+    /// Iterates the list's buffers in order.
     @inlinable public func makeIterator() -> Iterator {
         Iterator(buffers: _audioBuffersPointer, count: count)
     }

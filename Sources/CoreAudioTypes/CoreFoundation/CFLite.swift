@@ -48,6 +48,7 @@ public func CFAbsoluteTimeGetCurrent() -> CFAbsoluteTime {
     Date().timeIntervalSinceReferenceDate
 }
 
+/// The number of values in `theArray` (0 for nil), as CoreFoundation's.
 @discardableResult
 public func CFArrayGetCount(_ theArray: CFArray!) -> CFIndex { theArray?.count ?? 0 }
 
@@ -64,21 +65,37 @@ public func CFArrayGetValueAtIndex(_ theArray: CFArray!, _ idx: CFIndex) -> Unsa
 /// Holds a raw pointer inside an NSArray (CoreFoundation arrays may hold non-objects; NSArray cannot).
 open class _CFRawPointerBox: NSObject, @unchecked Sendable {
     public let pointer: UnsafeRawPointer
+    /// Boxes a raw pointer so a CFArray can hold it.
     public init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
 }
 
+/// CoreFoundation's `CFSwapInt16`.
 @discardableResult @inlinable public func CFSwapInt16(_ arg: UInt16) -> UInt16 { arg.byteSwapped }
+/// CoreFoundation's `CFSwapInt32`.
 @discardableResult @inlinable public func CFSwapInt32(_ arg: UInt32) -> UInt32 { arg.byteSwapped }
+/// CoreFoundation's `CFSwapInt64`.
 @discardableResult @inlinable public func CFSwapInt64(_ arg: UInt64) -> UInt64 { arg.byteSwapped }
+/// CoreFoundation's `CFSwapInt16BigToHost`.
 @discardableResult @inlinable public func CFSwapInt16BigToHost(_ arg: UInt16) -> UInt16 { UInt16(bigEndian: arg) }
+/// CoreFoundation's `CFSwapInt32BigToHost`.
 @discardableResult @inlinable public func CFSwapInt32BigToHost(_ arg: UInt32) -> UInt32 { UInt32(bigEndian: arg) }
+/// CoreFoundation's `CFSwapInt64BigToHost`.
 @discardableResult @inlinable public func CFSwapInt64BigToHost(_ arg: UInt64) -> UInt64 { UInt64(bigEndian: arg) }
+/// CoreFoundation's `CFSwapInt16HostToBig`.
 @discardableResult @inlinable public func CFSwapInt16HostToBig(_ arg: UInt16) -> UInt16 { arg.bigEndian }
+/// CoreFoundation's `CFSwapInt32HostToBig`.
 @discardableResult @inlinable public func CFSwapInt32HostToBig(_ arg: UInt32) -> UInt32 { arg.bigEndian }
+/// CoreFoundation's `CFSwapInt64HostToBig`.
 @discardableResult @inlinable public func CFSwapInt64HostToBig(_ arg: UInt64) -> UInt64 { arg.bigEndian }
+/// CoreFoundation's `CFSwapInt16LittleToHost`.
 @discardableResult @inlinable public func CFSwapInt16LittleToHost(_ arg: UInt16) -> UInt16 { UInt16(littleEndian: arg) }
+/// CoreFoundation's `CFSwapInt32LittleToHost`.
 @discardableResult @inlinable public func CFSwapInt32LittleToHost(_ arg: UInt32) -> UInt32 { UInt32(littleEndian: arg) }
+/// CoreFoundation's `CFSwapInt64LittleToHost`.
 @discardableResult @inlinable public func CFSwapInt64LittleToHost(_ arg: UInt64) -> UInt64 { UInt64(littleEndian: arg) }
+/// CoreFoundation's `CFSwapInt16HostToLittle`.
 @discardableResult @inlinable public func CFSwapInt16HostToLittle(_ arg: UInt16) -> UInt16 { arg.littleEndian }
+/// CoreFoundation's `CFSwapInt32HostToLittle`.
 @discardableResult @inlinable public func CFSwapInt32HostToLittle(_ arg: UInt32) -> UInt32 { arg.littleEndian }
+/// CoreFoundation's `CFSwapInt64HostToLittle`.
 @discardableResult @inlinable public func CFSwapInt64HostToLittle(_ arg: UInt64) -> UInt64 { arg.littleEndian }

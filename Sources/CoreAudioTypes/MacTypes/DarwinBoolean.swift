@@ -3,11 +3,13 @@
 public struct DarwinBoolean: ExpressibleByBooleanLiteral, Sendable {
     @usableFromInline var _value: UInt8
 
+    /// A DarwinBoolean holding `value`.
     @inlinable public init(_ value: Bool) { _value = value ? 1 : 0 }
 
     /// The value of `self`, expressed as a `Bool`.
     @inlinable public var boolValue: Bool { _value != 0 }
 
+    /// `true` or `false` as a DarwinBoolean.
     @inlinable public init(booleanLiteral value: Bool) { self.init(value) }
 }
 
@@ -16,6 +18,7 @@ extension DarwinBoolean: CustomStringConvertible {
 }
 
 extension DarwinBoolean: Equatable {
+    /// Equal when both are true or both false (any non-zero value is true).
     @inlinable public static func == (lhs: DarwinBoolean, rhs: DarwinBoolean) -> Bool {
         lhs.boolValue == rhs.boolValue
     }

@@ -3,8 +3,10 @@
 import AudioToolbox
 import Foundation
 
+/// A four-character code as afinfo prints it ('WAVE'), or its number when not printable.
 public func quoted(_ code: UInt32) -> String { fourCharacters(code).map { "'\($0)'" } ?? String(format: "0x%08X", code) }
 
+/// The code for a four-character string ('WAVE' -> 0x57415645), nil for another length.
 public func fourCharCode(_ text: String) -> UInt32? {
     let bytes = Array(text.utf8)
     guard (1...4).contains(bytes.count), bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
@@ -33,6 +35,7 @@ public func pcmFormat(rate: Double, channels: UInt32, flags: AudioFormatFlags, b
 
 // MARK: File types (Audio File Services global info)
 
+/// An AudioFileGetGlobalInfo value as an array of `T` (empty when the property fails).
 public func globalBytes<T>(_ id: AudioFilePropertyID, specifier: UnsafeMutableRawPointer?, specifierSize: UInt32, as: T.Type) -> [T] {
     var size: UInt32 = 0
     guard AudioFileGetGlobalInfoSize(id, specifierSize, specifier, &size) == noErr, size > 0 else { return [] }
@@ -42,10 +45,12 @@ public func globalBytes<T>(_ id: AudioFilePropertyID, specifier: UnsafeMutableRa
     return (0..<Int(size) / MemoryLayout<T>.stride).map { raw.load(fromByteOffset: $0 * MemoryLayout<T>.stride, as: T.self) }
 }
 
+/// The file types AudioFile can create (kAudioFileGlobalInfo_WritableTypes).
 public func writableTypes() -> [AudioFileTypeID] {
     globalBytes(kAudioFileGlobalInfo_WritableTypes, specifier: nil, specifierSize: 0, as: AudioFileTypeID.self)
 }
 
+/// A file type's name (kAudioFileGlobalInfo_FileTypeName), or its quoted code.
 public func typeName(_ type: AudioFileTypeID) -> String {
     var t = type
     var name: Unmanaged<CFString>?
@@ -55,6 +60,7 @@ public func typeName(_ type: AudioFileTypeID) -> String {
     return name.takeRetainedValue() as String
 }
 
+/// A file type's filename extensions (kAudioFileGlobalInfo_ExtensionsForType).
 public func extensions(_ type: AudioFileTypeID) -> [String] {
     var t = type
     var list: Unmanaged<CFArray>?
@@ -64,6 +70,7 @@ public func extensions(_ type: AudioFileTypeID) -> [String] {
     return (list.takeRetainedValue() as NSArray).map { "\($0)" }
 }
 
+/// The file types that use a filename extension (kAudioFileGlobalInfo_TypesForExtension).
 public func typesForExtension(_ ext: String) -> [AudioFileTypeID] {
     var key: CFString = ext.lowercased() as CFString
     return withUnsafeMutablePointer(to: &key) {
@@ -72,6 +79,7 @@ public func typesForExtension(_ ext: String) -> [AudioFileTypeID] {
     }
 }
 
+/// The data formats a file type holds (kAudioFileGlobalInfo_AvailableFormatIDs).
 public func formatIDs(_ type: AudioFileTypeID) -> [AudioFormatID] {
     var t = type
     return globalBytes(kAudioFileGlobalInfo_AvailableFormatIDs, specifier: &t, specifierSize: 4, as: AudioFormatID.self)

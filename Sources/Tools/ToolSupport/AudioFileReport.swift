@@ -7,6 +7,7 @@ import Foundation
 public struct AudioFileReport {
     public var text = ""
     public var warnings: [String] = []
+    /// The zero value, as the imported C type's.
     public init() {}
     mutating func line(_ s: String) { text += s + "\n" }
     mutating func warning(_ s: String) { warnings.append(s) }
@@ -181,6 +182,7 @@ func infoDictionary(_ file: AudioFileID) -> [(String, String)] {
 /// duration instead.
 let approximateDurationKey = "approximate duration in seconds"
 
+/// afinfo's full report of an open file, appended to `out`.
 public func printFull(_ path: String, _ file: AudioFileID, to out: inout AudioFileReport) {
     let type: AudioFileTypeID = property(file, kAudioFilePropertyFileFormat, 0) ?? 0
     out.line("File:           \(path)")

@@ -85,5 +85,6 @@ public final class OutputFile {
 /// Why an output file cannot be written.
 public struct OutputFileError: Error {
     public let message: String
+    /// An error with the message the tool prints.
     public init(_ message: String) { self.message = message }
 }

@@ -4,6 +4,7 @@ import Foundation
 
 // MARK: Output helpers
 
+/// Writes a warning line to standard error.
 public func warn(_ text: String) {
     fflush(nil)  // keep stdout and stderr in order when both go to one terminal
     FileHandle.standardError.write(Data((text + "\n").utf8))
