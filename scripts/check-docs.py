@@ -9,7 +9,7 @@ import os, re, sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 PUBLIC = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*public\s+(?:(?:static|final|override|nonisolated|mutating|convenience|class)\s+)*(func|init)\b")
-ATTRIBUTE = re.compile(r"^\s*@[\w.]+(?:\([^)]*\))?\s*$")
+ATTRIBUTE = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s*)+$")
 # The modules and the file that states each one's threading contract.
 TOP_FILES = {
     "CoreAudioTypes": "Sources/CoreAudioTypes/Exports.swift",

@@ -390,7 +390,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
             var delivered = heldFrames
             if let r = inputResampler, let planarIn, let planarInPointers, let resampledPointers {
                 let stride = Int(maxFramesPerSlice)
-                for c in 0..<channels { for k in 0..<heldFrames { planarIn[c * stride + k] = held[k * channels + c] } }
+                InterleavedKernels.deinterleave(held, channels: channels, frames: heldFrames, into: planarIn, stride: stride)
                 let (_, produced) = r.process(input: planarInPointers, inputFrames: heldFrames, endOfInput: false,
                                               output: resampledPointers, outputCapacity: resampledCapacity)
                 resampledFrames = produced
@@ -416,7 +416,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         }
         renderedOutput(samples, frames: frames, channels: channels)
         let volume = parameterValue(kHALOutputParam_Volume, kAudioUnitScope_Global, 0)
-        if volume != 1 { for k in 0..<(frames * channels) { samples[k] *= volume } }
+        if volume != 1 { InterleavedKernels.multiply(samples, count: frames * channels, by: volume) }
     }
 
     /// AUVoiceProcessingIO's hooks on the device thread: the captured input before anyone reads it, and the

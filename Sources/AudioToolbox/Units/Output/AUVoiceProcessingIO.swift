@@ -1,3 +1,4 @@
+import AudioDSP
 import CSpeexDSP
 
 /// AUVoiceProcessingIO (`'auou' 'vpio' 'appl'`): RemoteIO with input on by default and voice processing on the
@@ -108,7 +109,7 @@ final class AUVoiceProcessingIO: AUHALOutput, @unchecked Sendable {
         while start + Self.blockFrames <= frames {
             if fifoCount == Self.fifoBlocks { fifoStart = (fifoStart + 1) % Self.fifoBlocks; fifoCount -= 1 }  // drop the oldest
             let slot = reference + ((fifoStart + fifoCount) % Self.fifoBlocks) * Self.blockFrames
-            for k in 0..<Self.blockFrames { slot[k] = Self.int16(samples[(start + k) * channels]) }
+            InterleavedKernels.channelToInt16(samples + start * channels, channels: channels, frames: Self.blockFrames, into: slot)
             fifoCount += 1
             start += Self.blockFrames
         }
@@ -119,7 +120,7 @@ final class AUVoiceProcessingIO: AUHALOutput, @unchecked Sendable {
         guard bypass == 0, let echo, let preprocess else { return }
         var start = 0
         while start + Self.blockFrames <= frames {
-            for k in 0..<Self.blockFrames { block[k] = Self.int16(samples[(start + k) * channels]) }
+            InterleavedKernels.channelToInt16(samples + start * channels, channels: channels, frames: Self.blockFrames, into: block)
             let played: UnsafeMutablePointer<Int16>
             if fifoCount > 0 {
                 played = reference + fifoStart * Self.blockFrames
@@ -130,13 +131,8 @@ final class AUVoiceProcessingIO: AUHALOutput, @unchecked Sendable {
             }
             speex_echo_cancellation(echo, block, played, cleaned)
             speex_preprocess_run(preprocess, cleaned)
-            for k in 0..<Self.blockFrames {
-                let v = Float(cleaned[k]) / 32768
-                for c in 0..<channels { samples[(start + k) * channels + c] = v }
-            }
+            InterleavedKernels.int16ToAllChannels(cleaned, frames: Self.blockFrames, into: samples + start * channels, channels: channels)
             start += Self.blockFrames
         }
     }
-
-    @inline(__always) static func int16(_ x: Float) -> Int16 { Int16(max(-32768, min(32767, (x * 32768).rounded()))) }
 }
