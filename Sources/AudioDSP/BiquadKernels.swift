@@ -73,7 +73,6 @@ public struct BiquadState: Sendable {
 public enum BiquadKernels {
     /// Filters `count` samples (in place allowed), transposed direct form II in Double.
     @inlinable @_noLocks @_noAllocation
-    /// Filters `count` samples (in place allowed), transposed direct form II in Double.
     public static func apply(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int,
                                           _ k: BiquadCoefficients, _ state: inout BiquadState) {
         var z1 = state.z1, z2 = state.z2

@@ -26,7 +26,6 @@ public enum MixerKernels {
     /// Adds `gain`·`source` into `destination` for `count` samples while `gain` moves toward `target` by at
     /// most `step` per sample (a linear de-zipper; `step` ≥ 1 jumps at once). Returns the gain reached.
     @inlinable @_noLocks @_noAllocation
-    /// Adds `source` times a gain ramp into `destination` (mixing).
     public static func accumulate(_ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<Float>, count: Int,
                                              gain: Float, target: Float, step: Float) -> Float {
         var g = gain
@@ -47,7 +46,6 @@ public enum MixerKernels {
 
     /// Multiplies `buffer` in place by a gain moving toward `target` as in `accumulate`. Returns the gain reached.
     @inlinable @_noLocks @_noAllocation
-    /// Multiplies `buffer` by a gain ramp moving toward `target`.
     public static func scale(_ buffer: UnsafeMutablePointer<Float>, count: Int, gain: Float, target: Float, step: Float) -> Float {
         var g = gain
         var i = 0

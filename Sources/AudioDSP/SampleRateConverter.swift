@@ -169,7 +169,6 @@ public final class SampleRateConverter {
 
     /// Back to the initial state (real-time safe).
     @_noLocks @_noAllocation
-    /// Forgets all history, as if new.
     public func reset() {
         for c in 0..<channels {
             let h = history + c * stride
@@ -197,7 +196,6 @@ public final class SampleRateConverter {
     /// Output frames that `inputFrames` more input frames will yield at most from the current state
     /// (including output still owed for earlier input), for buffer sizing. Real-time safe.
     @_noLocks @_noAllocation
-    /// The most output frames `inputFrames` more input frames can produce.
     public func maximumOutputFrames(forInputFrames inputFrames: Int) -> Int {
         if mode == .passThrough { return endOfInputSeen ? 0 : max(inputFrames, 0) }
         if endOfInputSeen { return outputLimit - produced }
@@ -208,7 +206,6 @@ public final class SampleRateConverter {
     /// produced without endOfInput (with endOfInput, any remaining output comes without more input).
     /// Exact: one frame less would not do. Real-time safe.
     @_noLocks @_noAllocation
-    /// The input frames needed to produce `outputFrames` more output frames now.
     public func inputFramesNeeded(forOutputFrames outputFrames: Int) -> Int {
         guard outputFrames > 0 else { return 0 }
         if mode == .passThrough { return endOfInputSeen ? 0 : outputFrames }
@@ -234,7 +231,6 @@ public final class SampleRateConverter {
     /// fits and consumes input as far as the staging buffer allows (all of it unless the output buffer
     /// fills first); input passed after endOfInput (until `reset`) is ignored.
     @_noLocks @_noAllocation
-    /// Streams: consumes what input it can, writes what output fits (see `StreamingProcessor`).
     public func process(input: UnsafePointer<UnsafePointer<Float>>?, inputFrames: Int, endOfInput: Bool,
                         output: UnsafePointer<UnsafeMutablePointer<Float>>, outputCapacity: Int)
         -> (inputConsumed: Int, outputProduced: Int) {

@@ -122,7 +122,6 @@ public enum SpatialKernels {
     /// are linear in α, so this is a linear sweep of α: a moving source changes its shadow without a step).
     /// The two recursions share one loop so they overlap in the pipeline. Returns the new states.
     @inlinable @_noLocks @_noAllocation
-    /// Applies the head-shadow filters of a spherical-head model to the two ears' signals.
     public static func shadow(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int,
                               from: SphericalHead, to: SphericalHead,
                               state: ((Float, Float), (Float, Float))) -> ((Float, Float), (Float, Float)) {
@@ -149,7 +148,6 @@ public enum SpatialKernels {
     /// ones (the caller keeps history before `signal`). The delay moves linearly from `from` to `to` frames
     /// over the slice; fractional delays interpolate linearly.
     @inlinable @_noLocks @_noAllocation
-    /// Reads `signal` delayed by a fractional number of frames (the interaural delay).
     public static func delayRead(_ signal: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
                                  from: Double, to: Double) {
         let step = count > 0 ? (to - from) / Double(count) : 0

@@ -65,8 +65,8 @@ public final class TimePitchProcessor {
         @_noLocks @_noAllocation get { stretcherRef._withUnsafeGuaranteedRef { $0.isFinished } }
     }
 
-    @_noLocks @_noAllocation
     /// Forgets all history, as if new.
+    @_noLocks @_noAllocation
     public func reset() {
         resamplerRef._withUnsafeGuaranteedRef { $0.reset() }
         stretcherRef._withUnsafeGuaranteedRef { $0.reset() }
@@ -83,7 +83,6 @@ public final class TimePitchProcessor {
 
     /// Input frames still to pass before `outputFrames` more output frames can be produced (an upper bound).
     @_noLocks @_noAllocation
-    /// The input frames needed to produce `outputFrames` more output frames now.
     public func inputFramesNeeded(forOutputFrames outputFrames: Int) -> Int {
         applyParameters()
         let middleNeeded = stretcherRef._withUnsafeGuaranteedRef { $0.inputFramesNeeded(forOutputFrames: outputFrames) } - middleCount
@@ -93,7 +92,6 @@ public final class TimePitchProcessor {
 
     /// Streaming time and pitch change of planar Float32, with the shape of `TimeStretcher.process`.
     @_noLocks @_noAllocation
-    /// Streams: consumes what input it can, writes what output fits (see `StreamingProcessor`).
     public func process(input: UnsafePointer<UnsafePointer<Float>>?, inputFrames: Int, endOfInput: Bool,
                         output: UnsafePointer<UnsafeMutablePointer<Float>>, outputCapacity: Int)
         -> (inputConsumed: Int, outputProduced: Int) {

@@ -206,7 +206,6 @@ public final class TimeStretcher {
 
     /// Back to the initial state (real-time safe). Keeps `rate`.
     @_noLocks @_noAllocation
-    /// Forgets all history, as if new.
     public func reset() {
         for i in 0..<(channels * frameLength) { accumulator[i] = 0 }
         base = 0
@@ -285,7 +284,6 @@ public final class TimeStretcher {
     /// Input frames still to pass before `outputFrames` more output frames can be handed out (an upper
     /// bound: the search may settle earlier). 0 after endOfInput. Applies a pending rate change. Real-time safe.
     @_noLocks @_noAllocation
-    /// The input frames needed to produce `outputFrames` more output frames now.
     public func inputFramesNeeded(forOutputFrames outputFrames: Int) -> Int {
         guard outputFrames > 0, !endOfInputSeen else { return 0 }
         applyRate()
@@ -298,7 +296,6 @@ public final class TimeStretcher {
     /// Streaming time stretch of planar Float32. Hands out as much output as fits and consumes input as far
     /// as the history allows (all of it unless the output fills first); input after endOfInput is ignored.
     @_noLocks @_noAllocation
-    /// Streams: consumes what input it can, writes what output fits (see `StreamingProcessor`).
     public func process(input: UnsafePointer<UnsafePointer<Float>>?, inputFrames: Int, endOfInput: Bool,
                         output: UnsafePointer<UnsafeMutablePointer<Float>>, outputCapacity: Int)
         -> (inputConsumed: Int, outputProduced: Int) {

@@ -4,7 +4,6 @@
 public enum VariableRateKernels {
     /// The Hermite interpolant through xm1, x0, x1, x2 at fraction `t` in [0, 1) between x0 and x1.
     @inlinable @_noLocks @_noAllocation
-    /// Four-point, third-order Hermite interpolation at `t` in [0, 1) between x0 and x1.
     public static func hermite(_ xm1: Float, _ x0: Float, _ x1: Float, _ x2: Float, _ t: Float) -> Float {
         let c1 = 0.5 * (x1 - xm1)
         let c2 = xm1 - 2.5 * x0 + 2 * x1 - 0.5 * x2
@@ -21,7 +20,6 @@ public enum VariableRateKernels {
     /// Writes `count` samples read from `source` at `position`, `position + step`, ... (position ≥ 1, so
     /// source[floor(position) - 1] exists). Returns the position after the last sample.
     @inlinable @_noLocks @_noAllocation
-    /// Reads `source` at a fractional position advancing by `step`, with Hermite interpolation.
     public static func read(_ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
                             position: Double, step: Double) -> Double {
         var p = position

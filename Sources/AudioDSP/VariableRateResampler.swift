@@ -103,7 +103,6 @@ public final class VariableRateResampler {
 
     /// Back to the initial state (real-time safe). Keeps `step`.
     @_noLocks @_noAllocation
-    /// Forgets all history, as if new.
     public func reset() {
         for c in 0..<channels {
             let h = history + c * stride
@@ -133,7 +132,6 @@ public final class VariableRateResampler {
     /// Input frames still to pass before `outputFrames` more output frames can be produced (an upper bound
     /// for the current step). 0 after endOfInput. Real-time safe.
     @_noLocks @_noAllocation
-    /// The input frames needed to produce `outputFrames` more output frames now.
     public func inputFramesNeeded(forOutputFrames outputFrames: Int) -> Int {
         guard outputFrames > 0, !endOfInputSeen else { return 0 }
         let last = Double(whole) + fraction + Double(outputFrames - 1) * clampedStep()
@@ -144,7 +142,6 @@ public final class VariableRateResampler {
     /// Streaming conversion of planar Float32: produces as much output as fits and consumes input as far as
     /// the history allows; input after endOfInput is ignored.
     @_noLocks @_noAllocation
-    /// Streams: consumes what input it can, writes what output fits (see `StreamingProcessor`).
     public func process(input: UnsafePointer<UnsafePointer<Float>>?, inputFrames: Int, endOfInput: Bool,
                         output: UnsafePointer<UnsafeMutablePointer<Float>>, outputCapacity: Int)
         -> (inputConsumed: Int, outputProduced: Int) {

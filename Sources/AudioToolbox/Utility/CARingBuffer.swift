@@ -125,7 +125,6 @@ public final class CARingBuffer: @unchecked Sendable {
     /// Sample times should normally follow on; gaps are zero-filled, and a store that starts before
     /// the current end time discards everything held before it. Real-time safe.
     @_noLocks @_noAllocation
-    /// CARingBuffer's `Store`: writes `nFrames` frames at `frameNumber` (the writer's thread only).
     public func Store(_ abl: UnsafePointer<AudioBufferList>, _ nFrames: UInt32, _ frameNumber: SampleTime) -> CARingBufferError {
         if nFrames == 0 { return kCARingBufferError_OK }
         let frames = Int64(nFrames)
@@ -228,7 +227,6 @@ public final class CARingBuffer: @unchecked Sendable {
     /// The range of sample times held, [startTime, endTime). Answers `kCARingBufferError_CPUOverload`
     /// (and leaves both unchanged) if no consistent snapshot could be read in a few tries. Real-time safe.
     @_noLocks @_noAllocation
-    /// CARingBuffer's `GetTimeBounds`: the frame range the buffer holds now.
     public func GetTimeBounds(_ startTime: inout SampleTime, _ endTime: inout SampleTime) -> CARingBufferError {
         for _ in 0..<8 {
             let current = boundsQueuePtr.load(ordering: .acquiring)
@@ -251,7 +249,6 @@ public final class CARingBuffer: @unchecked Sendable {
     /// Fills `nFrames` frames of each buffer of `abl` with the audio stored for sample times
     /// `frameNumber ..< frameNumber + nFrames`, zeros where none is held. Real-time safe.
     @_noLocks @_noAllocation
-    /// CARingBuffer's `Fetch`: reads `nFrames` frames at `frameNumber`, zeros where nothing is held.
     public func Fetch(_ abl: UnsafeMutablePointer<AudioBufferList>, _ nFrames: UInt32, _ frameNumber: SampleTime) -> CARingBufferError {
         if nFrames == 0 { return kCARingBufferError_OK }
         let destination = UnsafeMutableAudioBufferListPointer(abl)

@@ -5,22 +5,22 @@
 #if canImport(Glibc)
 import Glibc
 
-@discardableResult @inlinable
 /// libc's `memset`, taking the optional pointers Apple's imported signatures pass.
+@discardableResult @inlinable
 public func memset(_ s: UnsafeMutableRawPointer?, _ c: Int32, _ n: Int) -> UnsafeMutableRawPointer? {
     guard let s else { return nil }
     return Glibc.memset(s, c, n)
 }
 
-@discardableResult @inlinable
 /// libc's `memcpy`, taking the optional pointers Apple's imported signatures pass.
+@discardableResult @inlinable
 public func memcpy(_ dest: UnsafeMutableRawPointer?, _ src: UnsafeRawPointer?, _ n: Int) -> UnsafeMutableRawPointer? {
     guard let dest, let src else { return nil }
     return Glibc.memcpy(dest, src, n)
 }
 
-@discardableResult @inlinable
 /// libc's `memmove`, taking the optional pointers Apple's imported signatures pass.
+@discardableResult @inlinable
 public func memmove(_ dest: UnsafeMutableRawPointer?, _ src: UnsafeRawPointer?, _ n: Int) -> UnsafeMutableRawPointer? {
     guard let dest, let src else { return nil }
     return Glibc.memmove(dest, src, n)
