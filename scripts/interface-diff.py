@@ -230,10 +230,8 @@ def ours():
                 lines = open(os.path.join(dirpath, n), encoding="utf-8").read().split("\n")
                 for i, line in enumerate(lines):
                     m = decl.match(line)
-                    if not m or line.startswith((" ", "\t")) and m.group(1) != "func":
-                        continue
-                    if line.startswith((" ", "\t")):
-                        continue  # a member, not a module-level name
+                    if not m or line.startswith((" ", "\t")):
+                        continue  # no declaration, or a member rather than a module-level name
                     kind, name = m.group(1), m.group(2)
                     if kind == "func":
                         sig = " ".join(lines[i:i + 12])

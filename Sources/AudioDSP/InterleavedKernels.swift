@@ -30,10 +30,4 @@ public enum InterleavedKernels {
             for c in 0..<channels { interleaved[k * channels + c] = v }
         }
     }
-
-    /// Multiplies `count` samples by a constant gain.
-    @inlinable @_noLocks @_noAllocation
-    public static func multiply(_ samples: UnsafeMutablePointer<Float>, count: Int, by gain: Float) {
-        for k in 0..<count { samples[k] *= gain }
-    }
 }

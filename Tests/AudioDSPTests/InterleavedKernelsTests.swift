@@ -20,10 +20,4 @@ import Testing
         InterleavedKernels.int16ToAllChannels(samples, frames: 3, into: &out, channels: 2)
         #expect(out == [0.5, 0.5, Float(32767) / 32768, Float(32767) / 32768, -1, -1])
     }
-
-    @Test func multiplyScalesEverySample() {
-        var x: [Float] = [1, -2, 0.25]
-        InterleavedKernels.multiply(&x, count: 3, by: 0.5)
-        #expect(x == [0.5, -1, 0.125])
-    }
 }

@@ -11,12 +11,12 @@ extension AUBase {
         .object(kAudioUnitProperty_ClassInfo, of: AUBase.self, place: AUProperty.global, writable: .always, notify: .bySetter,
                 get: { unit, _, _ in .success(unit.saveState()) },
                 set: { unit, _, _, object in object.map { unit.restoreState($0) } ?? kAudioUnitErr_InvalidPropertyValue }),
-        AUProperty(kAudioUnitProperty_MakeConnection, place: AUBase.connectable, setPlace: AUProperty.anywhere, writable: .always,
+        AUProperty(kAudioUnitProperty_MakeConnection, place: AUProperty.inputOrGlobalElement, setPlace: AUProperty.anywhere, writable: .always,
                    size: { _, _, _ in UInt32(MemoryLayout<AudioUnitConnection>.size) },
                    setSize: UInt32(MemoryLayout<AudioUnitConnection>.size), notify: .bySetter,
                    read: { _, _, _, _ in kAudioUnitErr_InvalidProperty },
                    write: { unit, _, _, data in unit.makeConnection(data.loadUnaligned(as: AudioUnitConnection.self)) }),
-        AUProperty(kAudioUnitProperty_SetRenderCallback, place: AUBase.connectable, setPlace: AUProperty.anywhere, writable: .always,
+        AUProperty(kAudioUnitProperty_SetRenderCallback, place: AUProperty.inputOrGlobalElement, setPlace: AUProperty.anywhere, writable: .always,
                    size: { _, _, _ in UInt32(MemoryLayout<AURenderCallbackStruct>.size) },
                    setSize: UInt32(MemoryLayout<AURenderCallbackStruct>.size), notify: .bySetter,
                    read: { _, _, _, _ in kAudioUnitErr_InvalidProperty },
@@ -149,13 +149,6 @@ extension AUBase {
             unit.ioElementOrOutput(scope, element).meteringMode.store(on, ordering: .relaxed)
             return noErr
         })
-
-    /// MakeConnection and SetRenderCallback: an input element, or the global scope.
-    static let connectable: AUProperty.Place = { unit, scope, element in
-        guard scope == kAudioUnitScope_Input || scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
-        if case .failure(let e) = unit.element(scope, element) { return e.status }
-        return noErr
-    }
 
     // MARK: The three calls, answered from the table
 

@@ -75,7 +75,7 @@ class AUEffectBase: AUBase, @unchecked Sendable {
 
     override class var propertyRows: [AUProperty] {
         // Apple's effect base answers InvalidProperty (not InvalidScope) off the global scope.
-        let globalOnly = AUProperty.when({ _ in true }) { _, scope, _ in scope == kAudioUnitScope_Global ? noErr : kAudioUnitErr_InvalidProperty }
+        let globalOnly: AUProperty.Place = { _, scope, _ in scope == kAudioUnitScope_Global ? noErr : kAudioUnitErr_InvalidProperty }
         return super.propertyRows + [
             .flag(kAudioUnitProperty_BypassEffect, of: AUEffectBase.self, place: globalOnly,
                   get: { unit, _, _ in unit.bypass.load(ordering: .relaxed) },

@@ -9,9 +9,9 @@
 ///     override class var propertyRows: [AUProperty] {
 ///         super.propertyRows + [
 ///             .value(kAudioUnitProperty_SampleRateConverterComplexity, UInt32.self, of: AUConverter.self,
-///                    place: AUProperty.global, writable: .uninitializedOnly, exactSize: true,
+///                    place: AUProperty.globalScope, writable: .always, exactSize: true,
 ///                    get: { unit, _, _ in unit.complexity },
-///                    set: { unit, _, _, value in unit.setComplexity(value) }),
+///                    set: { unit, _, _, value in unit.complexity = value; return noErr }),
 ///         ]
 ///     }
 struct AUProperty: @unchecked Sendable {
@@ -181,6 +181,13 @@ extension AUProperty {
     /// An existing input or output element, never the global scope.
     static let inputOrOutputElement: Place = { unit, scope, element in
         guard scope == kAudioUnitScope_Input || scope == kAudioUnitScope_Output else { return kAudioUnitErr_InvalidScope }
+        if case .failure(let e) = unit.element(scope, element) { return e.status }
+        return noErr
+    }
+
+    /// An existing input element, or global element 0 (MakeConnection, SetRenderCallback).
+    static let inputOrGlobalElement: Place = { unit, scope, element in
+        guard scope == kAudioUnitScope_Input || scope == kAudioUnitScope_Global else { return kAudioUnitErr_InvalidScope }
         if case .failure(let e) = unit.element(scope, element) { return e.status }
         return noErr
     }

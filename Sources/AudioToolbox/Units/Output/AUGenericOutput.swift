@@ -1,17 +1,14 @@
 import COCASupport
-import Synchronization
 
-/// AUGenericOutput (`'auou' 'genr' 'appl'`, Apple's AUGenericOutput): an output unit that renders
+/// AUGenericOutput (`'auou' 'genr' 'appl'`): an output unit that renders
 /// only when its host calls AudioUnitRender, for offline work. One input (element 0, fed by a
 /// render callback or a connection) and one output; both sides accept any self-consistent linear
 /// PCM format and must match at initialize (this unit does not convert; put an AUConverter before
 /// it for that), and the input's audio passes through without a copy.
-final class AUGenericOutput: AUBase, @unchecked Sendable {
+final class AUGenericOutput: AUOutputBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-
-    private let running = Atomic<Bool>(false)
 
     init(component: AudioComponentEntry) {
         super.init(component: component, inputs: 1, outputs: 1)
@@ -40,8 +37,6 @@ final class AUGenericOutput: AUBase, @unchecked Sendable {
 
     override class var propertyRows: [AUProperty] {
         super.propertyRows + [
-            .flag(kAudioOutputUnitProperty_IsRunning, of: AUGenericOutput.self, place: AUProperty.globalScope,
-                  get: { unit, _, _ in unit.running.load(ordering: .relaxed) }),
             // AUGenericOutput has no hardware side.
             .absent(kAudioOutputUnitProperty_HasIO),
             .absent(kAudioOutputUnitProperty_EnableIO),
@@ -50,26 +45,12 @@ final class AUGenericOutput: AUBase, @unchecked Sendable {
 
     override func start() -> OSStatus {
         guard isInitialized else { return kAudioUnitErr_Uninitialized }
-        if !running.exchange(true, ordering: .relaxed) {
-            propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
-        }
+        setRunning(true)
         return noErr
     }
 
     override func stop() -> OSStatus {
-        if running.exchange(false, ordering: .relaxed) {
-            propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
-        }
+        setRunning(false)
         return noErr
-    }
-
-    override func uninitialize() -> OSStatus {
-        _ = stop()
-        return super.uninitialize()
-    }
-
-    override func canDo(_ selector: Int16) -> Bool {
-        let s = Int(selector)
-        return s == kAudioOutputUnitStartSelect || s == kAudioOutputUnitStopSelect || (s > 0 && s <= kAudioUnitComplexRenderSelect)
     }
 }

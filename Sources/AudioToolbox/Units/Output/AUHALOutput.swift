@@ -13,7 +13,7 @@ import Synchronization
 /// - DefaultOutput (`'auou' 'def '`) and SystemOutput (`'auou' 'sys '`): the default output device, output only.
 /// - RemoteIO (`'auou' 'rioc'`): the default device, input off by default; duplex when enabled.
 /// - AUVoiceProcessingIO (`'auou' 'vpio'`): RemoteIO with input on and voice processing on the input path.
-class AUHALOutput: AUBase, @unchecked Sendable {
+class AUHALOutput: AUOutputBase, @unchecked Sendable {
     enum Kind { case hal, defaultOutput, systemOutput, remoteIO, voiceProcessing }
 
     static func description(_ subType: UInt32) -> AudioComponentDescription {
@@ -27,7 +27,6 @@ class AUHALOutput: AUBase, @unchecked Sendable {
     private var enableInput: Bool
     private var inputCallback: AURenderCallbackStruct?
     private var startTimestampsAtZero: UInt32 = 1
-    private let running = Atomic<Bool>(false)
     private var ioProcID: AudioDeviceIOProcID?
     private var aliveListener: AudioObjectPropertyListenerBlock?
     private var clientOutputFormatSet = false, clientInputFormatSet = false
@@ -155,8 +154,6 @@ class AUHALOutput: AUBase, @unchecked Sendable {
                        unit.propertyChanged(kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 1)
                        return noErr
                    }),
-            .flag(kAudioOutputUnitProperty_IsRunning, of: AUHALOutput.self, place: AUProperty.globalScope,
-                  get: { unit, _, _ in unit.running.load(ordering: .relaxed) }),
             .flag(kAudioOutputUnitProperty_EnableIO, of: AUHALOutput.self, place: ioSide, writable: .uninitializedOnly,
                   get: { unit, scope, _ in scope == kAudioUnitScope_Output ? unit.enableOutput : unit.enableInput },
                   set: { unit, scope, _, on in
@@ -311,8 +308,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         }
         ioProcID = id
         watchDevice()
-        running.store(true, ordering: .releasing)
-        propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
+        setRunning(true)
         return noErr
     }
 
@@ -322,20 +318,8 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         _ = AudioDeviceDestroyIOProcID(device, id)
         ioProcID = nil
         unwatchDevice()
-        if running.exchange(false, ordering: .acquiringAndReleasing) {
-            propertyChanged(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0)
-        }
+        setRunning(false)
         return noErr
-    }
-
-    override func uninitialize() -> OSStatus {
-        _ = stop()
-        return super.uninitialize()
-    }
-
-    override func canDo(_ selector: Int16) -> Bool {
-        let s = Int(selector)
-        return s == kAudioOutputUnitStartSelect || s == kAudioOutputUnitStopSelect || (s > 0 && s <= kAudioUnitComplexRenderSelect)
     }
 
     /// When the device dies (unplugged, server gone), the unit stops and says why in LastRenderError.
@@ -416,7 +400,7 @@ class AUHALOutput: AUBase, @unchecked Sendable {
         }
         renderedOutput(samples, frames: frames, channels: channels)
         let volume = parameterValue(kHALOutputParam_Volume, kAudioUnitScope_Global, 0)
-        if volume != 1 { InterleavedKernels.multiply(samples, count: frames * channels, by: volume) }
+        if volume != 1 { _ = MixerKernels.scale(samples, count: frames * channels, gain: volume, target: volume, step: 1) }
     }
 
     /// AUVoiceProcessingIO's hooks on the device thread: the captured input before anyone reads it, and the

@@ -82,18 +82,20 @@ final class AUVoiceProcessingIO: AUHALOutput, @unchecked Sendable {
     // MARK: Properties
 
     override class var propertyRows: [AUProperty] {
-        func row(_ id: AudioUnitPropertyID, _ value: ReferenceWritableKeyPath<AUVoiceProcessingIO, UInt32>) -> AUProperty {
+        /// A 0/1 setting stored as UInt32; `didSet` runs after a set.
+        func row(_ id: AudioUnitPropertyID, _ value: ReferenceWritableKeyPath<AUVoiceProcessingIO, UInt32>,
+                 didSet: @escaping (AUVoiceProcessingIO) -> Void = { _ in }) -> AUProperty {
             .value(id, UInt32.self, of: AUVoiceProcessingIO.self, place: AUProperty.globalScope, writable: .always,
                    get: { unit, _, _ in unit[keyPath: value] },
                    set: { unit, _, _, v in
                        unit[keyPath: value] = v != 0 ? 1 : 0
-                       if value == \AUVoiceProcessingIO.agc { unit.applyAGC() }
+                       didSet(unit)
                        return noErr
                    })
         }
         return super.propertyRows + [
             row(kAUVoiceIOProperty_BypassVoiceProcessing, \.bypass),
-            row(kAUVoiceIOProperty_VoiceProcessingEnableAGC, \.agc),
+            row(kAUVoiceIOProperty_VoiceProcessingEnableAGC, \.agc, didSet: { $0.applyAGC() }),
             row(kAUVoiceIOProperty_MuteOutput, \.muteOutput),
         ]
     }
