@@ -42,7 +42,9 @@ let package = Package(
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
 
-        .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes"]),
+        // swift-corelibs' CoreFoundation run loop behind opaque pointers (its CF names would clash with ours).
+        .target(name: "OCARunLoop"),
+        .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes", "OCARunLoop"]),
         .target(name: "AudioDSP"),
         // The HAL (AudioObject*, AudioDevice*) on ALSA.
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),

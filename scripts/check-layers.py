@@ -24,6 +24,7 @@ LAYERS = [
     ["Units"],
     ["Graph"],
     ["Registry"],
+    ["Queue"],
 ]
 ROOT_FILES_LAYER = len(LAYERS)  # files directly in Sources/AudioToolbox (Exports.swift) may use everything
 

@@ -7,3 +7,4 @@
 #include "AudioFile.h"
 #include "ExtendedAudioFile.h"
 #include "AudioFileStream.h"
+#include "AudioQueue.h"

@@ -1,0 +1,180 @@
+import AudioDSP
+import COCASupport
+import Foundation
+
+/// The device thread's side: play enqueued buffers into the I/O unit, record into them, or render
+/// offline. Nothing here allocates, locks or makes a system call (offline rendering also calls the
+/// client, on the client's own thread).
+extension AudioQueueObject {
+    /// The output I/O unit's render callback.
+    static let renderProc: AURenderCallback = { refCon, _, _, _, frames, ioData in
+        guard let ioData else { return kAudio_ParamError }
+        let q = Unmanaged<AudioQueueObject>.fromOpaque(refCon).takeUnretainedValue()
+        q.render(frames: Int(frames), into: UnsafeMutableAudioBufferListPointer(ioData), inline: false)
+        return noErr
+    }
+
+    /// The input I/O unit's input callback: pulls the captured slice and records it into enqueued buffers.
+    static let captureProc: AURenderCallback = { refCon, flags, timeStamp, _, frames, _ in
+        let q = Unmanaged<AudioQueueObject>.fromOpaque(refCon).takeUnretainedValue()
+        guard let unit = q.ioUnit else { return noErr }
+        let n = min(Int(frames), maximumFramesPerSlice)
+        for c in 0..<q.pcm.channels {
+            q.captureList[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(n * 4),
+                                           mData: UnsafeMutableRawPointer(q.captureSamples + c * maximumFramesPerSlice))
+        }
+        let status = AudioUnitRender(unit, flags, timeStamp, 1, UInt32(n), q.captureList.unsafeMutablePointer)
+        guard status == noErr else { return status }
+        q.record(frames: n, hostTime: timeStamp.pointee.mHostTime)
+        return noErr
+    }
+
+    /// Plays `frames` frames of the enqueued audio into `list` (planar Float32), silence where there is
+    /// none, then applies volume and pan and measures the levels. `inline`: offline rendering, where a
+    /// finished buffer goes back to the client at once (on this thread) so it can enqueue more.
+    /// Returns the frames of enqueued audio played; with a Stop(false) pending and nothing left, the
+    /// rest of the slice is silence and `playedOut` is set.
+    @discardableResult
+    func render(frames: Int, into list: UnsafeMutableAudioBufferListPointer, inline: Bool) -> Int {
+        if resetPending.load(ordering: .acquiring) {
+            returnAllEntries()
+            resetPending.store(false, ordering: .releasing)
+            resetDone.store(true, ordering: .releasing)
+        }
+        let bpf = pcm.bytesPerFrame
+        var written = 0
+        while written < frames {
+            if current == nil {
+                guard let next = toDevice.pop() else { break }
+                current = next
+                position = next.start
+                if !next.volume.isNaN { volumeBits.store(next.volume.bitPattern, ordering: .relaxed) }
+            }
+            let e = current!
+            let n = min((e.end - position) / bpf, frames - written)
+            if n > 0 {
+                byteList[0] = AudioBuffer(mNumberChannels: UInt32(pcm.channels), mDataByteSize: UInt32(e.end - position),
+                                          mData: e.buffer.pointee.mAudioData + position)
+                converter.convertDirect(from: byteList, inFrame: 0, to: list, outFrame: written, frames: n)
+                position += n * bpf
+                written += n
+            }
+            if position + bpf > e.end {
+                current = nil
+                if inline { returnInline(e) } else { completeEntry(e, bytes: 0) }
+            }
+        }
+        for c in 0..<min(list.count, pcm.channels) where written < frames {
+            if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p + written, UInt(frames - written) * 4) }
+        }
+        applyGain(list, frames: frames)
+        let ended = written < frames && current == nil && toDevice.isEmpty && stopPending.load(ordering: .acquiring)
+        let counted = ended && inline ? written : frames
+        measure(list, frames: counted)
+        if !inline { publishMeters() }
+        sampleTime.add(counted, ordering: .releasing)
+        if ended {
+            lastSliceEnded = true
+            playedOut.store(true, ordering: .releasing)
+        }
+        return written
+    }
+
+    /// Offline rendering: the client gets the buffer back before rendering goes on.
+    private func returnInline(_ e: AudioQueueEntry) {
+        lock.lock()
+        buffers[UnsafeMutableRawPointer(e.buffer)]?.enqueued = false
+        let gone = disposed
+        lock.unlock()
+        if !gone { callback.call(ref, AudioQueueCompletion(buffer: e.buffer, startTime: AudioTimeStamp())) }
+    }
+
+    /// Volume (ramped over VolumeRampTime) and, for stereo, pan as a balance.
+    private func applyGain(_ list: UnsafeMutableAudioBufferListPointer, frames: Int) {
+        let target = Float(bitPattern: volumeBits.load(ordering: .relaxed))
+        let ramp = Float(bitPattern: volumeRampBits.load(ordering: .relaxed))
+        let pan = Float(bitPattern: panBits.load(ordering: .relaxed))
+        let channels = min(list.count, pcm.channels)
+        if gain != 1 || target != 1 {
+            let step = ramp > 0 ? abs(target - gain) / (ramp * Float(format.mSampleRate)) : .infinity
+            var reached = gain
+            for c in 0..<channels {
+                guard let p = list[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+                reached = MixerKernels.scale(p, count: frames, gain: gain, target: target, step: step)
+            }
+            gain = reached
+        }
+        if pan != 0 && channels == 2 {
+            let g = MixerKernels.stereoBalanceGains(pan)
+            for (c, v) in [(0, g.left), (1, g.right)] {
+                guard let p = list[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+                _ = MixerKernels.scale(p, count: frames, gain: v, target: v, step: 0)
+            }
+        }
+    }
+
+    /// Adds a slice to each channel's running peak and sum of squares (for CurrentLevelMeter(DB)).
+    private func measure(_ list: UnsafeMutableAudioBufferListPointer, frames: Int) {
+        guard meteringOn.load(ordering: .relaxed), frames > 0 else { return }
+        for c in 0..<min(list.count, pcm.channels) {
+            guard let p = list[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+            let samples = UnsafeBufferPointer(start: p, count: frames)
+            let rms = SignalMeasurement.rms(samples)
+            meterSums[2 * c] = max(meterSums[2 * c], Double(SignalMeasurement.peak(samples)))
+            meterSums[2 * c + 1] += rms * rms * Double(frames)
+        }
+        meterFrames += frames
+    }
+
+    /// Publishes the levels measured since the last publication: one device cycle, or one OfflineRender.
+    func publishMeters() {
+        guard meterFrames > 0 else { return }
+        for c in 0..<pcm.channels {
+            oca_atomic_store_u32(meters + 2 * c, Float(meterSums[2 * c]).bitPattern)
+            oca_atomic_store_u32(meters + 2 * c + 1, Float((meterSums[2 * c + 1] / Double(meterFrames)).squareRoot()).bitPattern)
+            meterSums[2 * c] = 0
+            meterSums[2 * c + 1] = 0
+        }
+        meterFrames = 0
+    }
+
+    /// Records `frames` captured frames (in `captureList`) into the enqueued buffers; a full buffer goes
+    /// back with the queue time of its first frame. With no buffer enqueued the frames are dropped.
+    func record(frames: Int, hostTime: UInt64) {
+        if resetPending.load(ordering: .acquiring) {
+            returnAllEntries()
+            resetPending.store(false, ordering: .releasing)
+            resetDone.store(true, ordering: .releasing)
+        }
+        let bpf = pcm.bytesPerFrame
+        let base = sampleTime.load(ordering: .relaxed)
+        var done = 0
+        while done < frames {
+            if current == nil {
+                guard let next = toDevice.pop() else { break }
+                current = next
+                position = 0
+                captureStart = AudioTimeStamp()
+                captureStart.mSampleTime = Double(base + done)
+                captureStart.mHostTime = hostTime &+ UInt64(Double(done) / format.mSampleRate * 1e9)
+                captureStart.mFlags = [.sampleTimeValid, .hostTimeValid]
+            }
+            let e = current!
+            let n = min((e.end - position) / bpf, frames - done)
+            if n > 0 {
+                byteList[0] = AudioBuffer(mNumberChannels: UInt32(pcm.channels), mDataByteSize: UInt32(e.end - position),
+                                          mData: e.buffer.pointee.mAudioData + position)
+                converter.convertDirect(from: captureList, inFrame: done, to: byteList, outFrame: 0, frames: n)
+                position += n * bpf
+                done += n
+            }
+            if position + bpf > e.end {
+                current = nil
+                completeEntry(e, bytes: position)
+            }
+        }
+        measure(captureList, frames: frames)
+        publishMeters()
+        sampleTime.add(frames, ordering: .releasing)
+    }
+}

@@ -1,0 +1,364 @@
+import AudioDSP
+import COCASupport
+import Foundation
+import Synchronization
+
+/// What an `AudioQueueRef` points at. Three kinds of thread touch it:
+/// - client threads (the API): state under `lock`, never held while a client callback runs;
+/// - the device thread (the I/O unit's render or input callback, or the thread inside
+///   AudioQueueOfflineRender): takes entries from `toDevice`, plays or fills them, hands them back
+///   through `completed`, with no lock, allocation or system call;
+/// - the queue's own thread: turns completions into client callbacks (directly, on a client's run loop
+///   or dispatch queue), finishes a Stop(false) once play-out ends, and calls property listeners.
+final class AudioQueueObject: @unchecked Sendable {
+    static let handles = LiveHandleTable()
+    /// The most frames the device thread converts in one go, and the I/O unit's slice size.
+    static let maximumFramesPerSlice = 4096
+    /// Buffers a queue may own (each can be enqueued once, so the rings never overflow).
+    static let maximumBuffers = 4096
+
+    enum Direction { case output, input }
+    enum RunState { case stopped, running, paused }
+
+    let direction: Direction
+    let format: AudioStreamBasicDescription
+    let pcm: PCMFormat
+    /// Planar Float32 at the queue's rate and channel count: what the device side works in.
+    let floatFormat: PCMFormat
+    let callback: AudioQueueCallback
+    let target: AudioQueueCallbackTarget
+    /// This queue's handle, as clients see it.
+    private(set) var ref: AudioQueueRef!
+
+    // MARK: Client-side state (under `lock`)
+
+    let lock = NSLock()
+    struct BufferRecord { var enqueued = false; var frames = 0 }
+    var buffers: [UnsafeMutableRawPointer: BufferRecord] = [:]
+    var runState = RunState.stopped
+    var isRunningFlag: UInt32 = 0
+    var disposed = false
+    var disposeAfterPlayOut = false
+    var unit: AudioUnit?
+    var listeners: [(id: AudioQueuePropertyID, proc: AudioQueuePropertyListenerProc, user: UnsafeMutableRawPointer?)] = []
+    var pendingNotifications: [AudioQueuePropertyID] = []
+    var magicCookie: [UInt8] = []
+    var channelLayout: [UInt8] = []
+    var meteringEnabled = false
+    var decodeBufferSizeFrames: UInt32 = 2048
+    var timePitchEnabled = false
+    var timePitchAlgorithm: UInt32 = kAudioQueueTimePitchAlgorithm_Spectral
+    var timePitchBypass = false
+    var playRate: Float = 1
+    var pitch: Float = 0
+    var deviceUID: String?
+    var offlineFormat: AudioStreamBasicDescription?
+    var offlineConverter: AudioConverterRef?
+    /// Frames enqueued since the queue last started from zero (EnqueueBufferWithParameters' actual start time).
+    var scheduledFrames = 0
+    var timelines: Set<UnsafeMutableRawPointer> = []
+    var timelineDiscontinuity = false
+
+    // MARK: Shared with the device thread (atomics and preallocated memory)
+
+    let toDevice = SingleProducerRing<AudioQueueEntry>(capacity: AudioQueueObject.maximumBuffers)
+    let completed = SingleProducerRing<AudioQueueCompletion>(capacity: AudioQueueObject.maximumBuffers)
+    let volumeBits = Atomic<UInt32>(Float(1).bitPattern)
+    let volumeRampBits = Atomic<UInt32>(Float(0).bitPattern)
+    let panBits = Atomic<UInt32>(Float(0).bitPattern)
+    let meteringOn = Atomic<Bool>(false)
+    /// Set by Stop(false): the device thread reports `playedOut` once nothing is left to play.
+    let stopPending = Atomic<Bool>(false)
+    let playedOut = Atomic<Bool>(false)
+    /// Reset while the device runs: the device thread returns every entry, then sets `resetDone`.
+    let resetPending = Atomic<Bool>(false)
+    let resetDone = Atomic<Bool>(false)
+    /// Frames the queue has played or recorded since it started from zero.
+    let sampleTime = Atomic<Int>(0)
+    let deviceRunning = Atomic<Bool>(false)
+    /// Per channel: peak and RMS of the last slice, as Float bit patterns.
+    let meters: UnsafeMutablePointer<UInt32>
+
+    // MARK: Device-thread state
+
+    var current: AudioQueueEntry?
+    var position = 0
+    var gain: Float = 1
+    var pendingVolume: Float = .nan
+    /// Queue format <-> planar Float32, same rate: used in place on the device thread.
+    let converter: AudioConverterObject
+    let byteList: UnsafeMutableAudioBufferListPointer
+    /// Input queues: where the I/O unit renders captured audio (planar Float32).
+    let captureList: UnsafeMutableAudioBufferListPointer
+    let captureSamples: UnsafeMutablePointer<Float>
+    var captureStart = AudioTimeStamp()
+    /// The I/O unit, set before it starts (what the device-thread callbacks render with).
+    var ioUnit: AudioUnit?
+    /// Running peak and sum of squares per channel, and the frames they cover (see publishMeters).
+    let meterSums: UnsafeMutablePointer<Double>
+    var meterFrames = 0
+    /// Offline: the last render reached the end of a Stop(false).
+    var lastSliceEnded = false
+
+    // MARK: The queue's thread
+
+    private let wake = DispatchSemaphore(value: 0)
+    let dispatcherAlive = Atomic<Bool>(true)
+    var runLoopSignal: _CFRunLoopSignal?
+    var runLoopPending: [AudioQueueCompletion] = []
+
+    /// Nil with Apple's status when the format cannot be queued: `kAudioFormatUnsupportedDataFormatError`
+    /// for anything but interleaved linear PCM (compressed formats wait for their codecs).
+    static func validate(_ f: AudioStreamBasicDescription) -> (PCMFormat?, OSStatus) {
+        guard f.mFormatID == kAudioFormatLinearPCM else { return (nil, kAudioFormatUnsupportedDataFormatError) }
+        guard let pcm = PCMFormat(f), pcm.isInterleaved || pcm.channels == 1 else { return (nil, kAudioFormatUnsupportedDataFormatError) }
+        guard AudioConverterObject.checkRates(input: f.mSampleRate, output: f.mSampleRate) == noErr else {
+            return (nil, kAudioFormatUnsupportedDataFormatError)
+        }
+        return (pcm, noErr)
+    }
+
+    init(direction: Direction, pcm: PCMFormat, callback: AudioQueueCallback, target: AudioQueueCallbackTarget) {
+        self.direction = direction
+        self.pcm = pcm
+        format = pcm.description
+        self.callback = callback
+        self.target = target
+        floatFormat = PCMFormat(OCAFormat.canonical(sampleRate: pcm.description.mSampleRate, channels: UInt32(pcm.channels)))!
+        converter = direction == .output ? AudioConverterObject(input: pcm, output: floatFormat)
+                                         : AudioConverterObject(input: floatFormat, output: pcm)
+        byteList = AudioBufferList.allocate(maximumBuffers: 1)
+        captureList = AudioBufferList.allocate(maximumBuffers: pcm.channels)
+        captureSamples = .allocate(capacity: pcm.channels * Self.maximumFramesPerSlice)
+        captureSamples.initialize(repeating: 0, count: pcm.channels * Self.maximumFramesPerSlice)
+        meters = .allocate(capacity: 2 * pcm.channels)
+        meters.initialize(repeating: 0, count: 2 * pcm.channels)
+        meterSums = .allocate(capacity: 2 * pcm.channels)
+        meterSums.initialize(repeating: 0, count: 2 * pcm.channels)
+    }
+
+    /// Registers the queue, attaches it to its run loop and starts its thread.
+    func activate() -> AudioQueueRef {
+        ref = OpaquePointer(Self.handles.add(self))
+        if case .runLoop(let loop, let mode) = target {
+            runLoopSignal = _CFRunLoopSignal(loop: loop, mode: mode) { [weak self] in self?.deliverOnRunLoop() }
+        }
+        let thread = Thread { self.dispatcherLoop() }
+        thread.name = "AudioQueue"
+        thread.start()
+        return ref
+    }
+
+    deinit {
+        for (raw, _) in buffers { Self.freeBuffer(raw.assumingMemoryBound(to: AudioQueueBuffer.self)) }
+        free(byteList.unsafeMutablePointer)
+        free(captureList.unsafeMutablePointer)
+        captureSamples.deallocate()
+        meters.deallocate()
+        meterSums.deallocate()
+    }
+
+    // MARK: Buffers
+
+    /// A buffer of `bytes` bytes (and room for `packets` packet descriptions), owned by this queue.
+    func allocateBuffer(bytes: UInt32, packets: UInt32) -> (AudioQueueBufferRef?, OSStatus) {
+        lock.lock(); defer { lock.unlock() }
+        guard !disposed else { return (nil, kAudioQueueErr_DisposalPending) }
+        guard buffers.count < Self.maximumBuffers else { return (nil, kAudioQueueErr_InvalidBuffer) }
+        let data = UnsafeMutableRawPointer.allocate(byteCount: max(Int(bytes), 1), alignment: 16)
+        memset(data, 0, max(Int(bytes), 1))
+        let descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>? = packets > 0 ? .allocate(capacity: Int(packets)) : nil
+        let buffer = UnsafeMutablePointer<AudioQueueBuffer>.allocate(capacity: 1)
+        buffer.initialize(to: AudioQueueBuffer(mAudioDataBytesCapacity: bytes, mAudioData: data, mAudioDataByteSize: 0, mUserData: nil,
+                                               mPacketDescriptionCapacity: packets, mPacketDescriptions: descriptions,
+                                               mPacketDescriptionCount: 0))
+        buffers[UnsafeMutableRawPointer(buffer)] = BufferRecord()
+        return (buffer, noErr)
+    }
+
+    static func freeBuffer(_ buffer: AudioQueueBufferRef) {
+        buffer.pointee.mAudioData.deallocate()
+        buffer.pointee.mPacketDescriptions?.deallocate()
+        buffer.deallocate()
+    }
+
+    func freeBuffer(_ buffer: AudioQueueBufferRef) -> OSStatus {
+        lock.lock(); defer { lock.unlock() }
+        let key = UnsafeMutableRawPointer(buffer)
+        guard let record = buffers[key] else { return kAudioQueueErr_InvalidBuffer }
+        guard !record.enqueued else { return kAudioQueueErr_BufferInQueue }
+        buffers[key] = nil
+        Self.freeBuffer(buffer)
+        return noErr
+    }
+
+    /// AudioQueueEnqueueBuffer(WithParameters): hands a buffer to the device thread.
+    func enqueue(_ buffer: AudioQueueBufferRef, packetCount: UInt32, packets: UnsafePointer<AudioStreamPacketDescription>?,
+                 trimStart: UInt32 = 0, trimEnd: UInt32 = 0, events: UnsafeBufferPointer<AudioQueueParameterEvent> = .init(start: nil, count: 0),
+                 actualStart: UnsafeMutablePointer<AudioTimeStamp>? = nil) -> OSStatus {
+        lock.lock(); defer { lock.unlock() }
+        guard !disposed, !disposeAfterPlayOut else { return kAudioQueueErr_DisposalPending }
+        let key = UnsafeMutableRawPointer(buffer)
+        guard var record = buffers[key] else { return kAudioQueueErr_InvalidBuffer }
+        guard !record.enqueued else { return kAudioQueueErr_BufferEnqueuedTwice }
+        let bpf = pcm.bytesPerFrame
+        var entry = AudioQueueEntry(buffer: buffer, start: 0, end: 0, volume: .nan)
+        switch direction {
+        case .output:
+            let size = Int(buffer.pointee.mAudioDataByteSize)
+            guard size > 0 else { return kAudioQueueErr_BufferEmpty }
+            guard size <= Int(buffer.pointee.mAudioDataBytesCapacity) else { return kAudioQueueErr_InvalidBuffer }
+            // Linear PCM: packet descriptions are optional; when given they must lie inside the data.
+            if let packets {
+                for i in 0..<Int(packetCount) where packets[i].mStartOffset < 0
+                    || Int(packets[i].mStartOffset) + Int(packets[i].mDataByteSize) > size {
+                    return kAudioQueueErr_InvalidBuffer
+                }
+            }
+            let frames = size / bpf
+            let start = min(Int(trimStart), frames), end = max(start, frames - Int(trimEnd))
+            entry.start = start * bpf
+            entry.end = end * bpf
+            record.frames = end - start
+            for e in events {
+                switch e.mID {
+                case kAudioQueueParam_Volume: entry.volume = min(max(e.mValue, 0), 1)
+                case kAudioQueueParam_PlayRate, kAudioQueueParam_Pitch, kAudioQueueParam_VolumeRampTime, kAudioQueueParam_Pan: break
+                default: return kAudioQueueErr_InvalidParameter
+                }
+            }
+        case .input:
+            entry.end = Int(buffer.pointee.mAudioDataBytesCapacity) / bpf * bpf
+            guard entry.end > 0 else { return kAudioQueueErr_InvalidBuffer }
+            record.frames = entry.end / bpf
+        }
+        if let actualStart {
+            actualStart.pointee = AudioTimeStamp()
+            actualStart.pointee.mSampleTime = Double(max(scheduledFrames, sampleTime.load(ordering: .acquiring)))
+            actualStart.pointee.mFlags = .sampleTimeValid
+        }
+        scheduledFrames = max(scheduledFrames, sampleTime.load(ordering: .acquiring)) + record.frames
+        guard toDevice.push(entry) else { return kAudioQueueErr_BufferInQueue }
+        record.enqueued = true
+        buffers[key] = record
+        return noErr
+    }
+
+    /// Frames enqueued and not yet handed back.
+    func framesEnqueued() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        return buffers.values.reduce(0) { $0 + ($1.enqueued ? $1.frames : 0) }
+    }
+
+    // MARK: The queue's thread
+
+    /// Wakes the queue's thread (after a client call that left work for it).
+    func poke() { wake.signal() }
+
+    private func dispatcherLoop() {
+        while true {
+            deliverCompletions()
+            if playedOut.load(ordering: .acquiring) { finishPlayOut() }
+            deliverNotifications()
+            if !dispatcherAlive.load(ordering: .acquiring) { break }
+            _ = wake.wait(timeout: .now() + .milliseconds(deviceRunning.load(ordering: .relaxed) ? 2 : 20))
+        }
+        runLoopSignal?.invalidate()
+        runLoopSignal = nil
+        // Disposed and the device stopped: nothing else touches the buffers now.
+        lock.lock()
+        for (raw, _) in buffers { Self.freeBuffer(raw.assumingMemoryBound(to: AudioQueueBuffer.self)) }
+        buffers.removeAll()
+        lock.unlock()
+    }
+
+    /// Hands finished buffers to the client (on this thread, its run loop or its dispatch queue).
+    func deliverCompletions() {
+        while let done = completed.pop() {
+            lock.lock()
+            let gone = disposed
+            buffers[UnsafeMutableRawPointer(done.buffer)]?.enqueued = false
+            lock.unlock()
+            if gone { continue }  // no callbacks after an immediate dispose
+            switch target {
+            case .queueThread: callback.call(ref, done)
+            case .dispatchQueue(let queue):
+                queue.async { [self] in callback.call(ref, done) }
+            case .runLoop:
+                lock.lock()
+                runLoopPending.append(done)
+                lock.unlock()
+                runLoopSignal?.signal()
+            }
+        }
+    }
+
+    /// Run-loop target: called on the client's thread while it runs the loop in the queue's mode.
+    private func deliverOnRunLoop() {
+        lock.lock()
+        let batch = runLoopPending
+        runLoopPending.removeAll()
+        let gone = disposed
+        lock.unlock()
+        if gone { return }
+        for done in batch { callback.call(ref, done) }
+    }
+
+    /// Queues a property-changed notification for the queue's thread.
+    func notify(_ id: AudioQueuePropertyID) {
+        pendingNotifications.append(id)
+        wake.signal()
+    }
+
+    private func deliverNotifications() {
+        lock.lock()
+        let ids = pendingNotifications
+        pendingNotifications.removeAll()
+        let registered = listeners
+        let gone = disposed
+        lock.unlock()
+        if gone { return }
+        for id in ids { for l in registered where l.id == id { l.proc(l.user, ref, id) } }
+    }
+
+    /// Stop(false) reached the end of the enqueued audio: stop the device and tell the listeners.
+    private func finishPlayOut() {
+        playedOut.store(false, ordering: .releasing)
+        lock.lock()
+        stopPending.store(false, ordering: .releasing)
+        stopDevice()
+        if runState != .stopped {
+            runState = .stopped
+            setRunning(false)
+        }
+        let thenDispose = disposeAfterPlayOut
+        lock.unlock()
+        if thenDispose { dispose() }
+    }
+
+    /// Sets IsRunning and queues its notification when it changes (caller holds the lock).
+    func setRunning(_ on: Bool) {
+        let value: UInt32 = on ? 1 : 0
+        guard isRunningFlag != value else { return }
+        isRunningFlag = value
+        notify(kAudioQueueProperty_IsRunning)
+    }
+
+    // MARK: Disposal
+
+    /// Ends the queue: the device stops, no callback follows, the thread exits and frees the buffers.
+    func dispose() {
+        lock.lock()
+        guard !disposed else { lock.unlock(); return }
+        disposed = true
+        stopDevice()
+        if let u = unit { AudioComponentInstanceDispose(u) }
+        unit = nil
+        if let c = offlineConverter { AudioConverterDispose(c) }
+        offlineConverter = nil
+        lock.unlock()
+        _ = Self.handles.remove(UnsafeMutableRawPointer(ref), as: AudioQueueObject.self)
+        dispatcherAlive.store(false, ordering: .releasing)
+        wake.signal()
+    }
+}
