@@ -25,6 +25,7 @@ LAYERS = [
     ["Graph"],
     ["Registry"],
     ["Queue"],
+    ["Services"],
 ]
 ROOT_FILES_LAYER = len(LAYERS)  # files directly in Sources/AudioToolbox (Exports.swift) may use everything
 

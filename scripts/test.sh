@@ -8,7 +8,7 @@
 # Each phase is reported, even after an earlier one failed; the exit status is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-devices='HALTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|VoiceProcessingTests'
+devices='HALTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|VoiceProcessingTests|AudioQueueDeviceTests|AudioQueueAllocationTests|SystemSoundTests'
 server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap 'scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
 export PULSE_SERVER="unix:$server_dir/native"

@@ -75,6 +75,7 @@ extension AudioQueueObject {
         sampleTime.add(counted, ordering: .releasing)
         if ended {
             lastSliceEnded = true
+            endSampleTime.store(sampleTime.load(ordering: .relaxed) - counted + written, ordering: .relaxed)
             playedOut.store(true, ordering: .releasing)
         }
         return written

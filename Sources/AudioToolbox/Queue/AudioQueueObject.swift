@@ -70,6 +70,8 @@ final class AudioQueueObject: @unchecked Sendable {
     /// Set by Stop(false): the device thread reports `playedOut` once nothing is left to play.
     let stopPending = Atomic<Bool>(false)
     let playedOut = Atomic<Bool>(false)
+    /// The queue time at which the played-out audio ended.
+    let endSampleTime = Atomic<Int>(0)
     /// Reset while the device runs: the device thread returns every entry, then sets `resetDone`.
     let resetPending = Atomic<Bool>(false)
     let resetDone = Atomic<Bool>(false)
@@ -106,6 +108,8 @@ final class AudioQueueObject: @unchecked Sendable {
     let dispatcherAlive = Atomic<Bool>(true)
     var runLoopSignal: _CFRunLoopSignal?
     var runLoopPending: [AudioQueueCompletion] = []
+    /// Stop(false) with the device running: the queue time and the wall-clock limit to wait for.
+    var drainUntil: (frame: Int, deadline: Date)?
 
     /// Nil with Apple's status when the format cannot be queued: `kAudioFormatUnsupportedDataFormatError`
     /// for anything but interleaved linear PCM (compressed formats wait for their codecs).
@@ -258,7 +262,7 @@ final class AudioQueueObject: @unchecked Sendable {
     private func dispatcherLoop() {
         while true {
             deliverCompletions()
-            if playedOut.load(ordering: .acquiring) { finishPlayOut() }
+            if playedOut.load(ordering: .acquiring) && heardToTheEnd() { finishPlayOut() }
             deliverNotifications()
             if !dispatcherAlive.load(ordering: .acquiring) { break }
             _ = wake.wait(timeout: .now() + .milliseconds(deviceRunning.load(ordering: .relaxed) ? 2 : 20))
@@ -321,8 +325,32 @@ final class AudioQueueObject: @unchecked Sendable {
         for id in ids { for l in registered where l.id == id { l.proc(l.user, ref, id) } }
     }
 
+    /// Whether the end of a Stop(false)'s audio has left the device: the device keeps running (on
+    /// silence) for its latency past the last frame, so stopping it does not cut off what it still holds.
+    private func heardToTheEnd() -> Bool {
+        guard deviceRunning.load(ordering: .acquiring) else { return true }
+        if drainUntil == nil {
+            var latency = 0.0
+            if let id = deviceID(), let device = deviceFormat() {
+                for selector in [kAudioDevicePropertyLatency, kAudioDevicePropertyBufferFrameSize, kAudioDevicePropertySafetyOffset] {
+                    var address = AudioObjectPropertyAddress(mSelector: selector, mScope: kAudioObjectPropertyScopeOutput,
+                                                             mElement: kAudioObjectPropertyElementMain)
+                    var frames: UInt32 = 0
+                    var size = UInt32(4)
+                    if AudioObjectGetPropertyData(id, &address, 0, nil, &size, &frames) == noErr { latency += Double(frames) }
+                }
+                latency *= format.mSampleRate / device.mSampleRate
+            }
+            // 20 ms beyond what the device reports, for the sound server's own buffering.
+            drainUntil = (endSampleTime.load(ordering: .relaxed) + Int(latency + 0.02 * format.mSampleRate), Date().addingTimeInterval(2))
+        }
+        guard let (frame, deadline) = drainUntil else { return true }
+        return sampleTime.load(ordering: .acquiring) >= frame || Date() > deadline
+    }
+
     /// Stop(false) reached the end of the enqueued audio: stop the device and tell the listeners.
     private func finishPlayOut() {
+        drainUntil = nil
         playedOut.store(false, ordering: .releasing)
         lock.lock()
         stopPending.store(false, ordering: .releasing)

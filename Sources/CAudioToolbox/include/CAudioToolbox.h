@@ -8,3 +8,4 @@
 #include "ExtendedAudioFile.h"
 #include "AudioFileStream.h"
 #include "AudioQueue.h"
+#include "AudioServices.h"
