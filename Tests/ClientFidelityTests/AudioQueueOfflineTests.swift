@@ -100,7 +100,8 @@ import Testing
     /// Renders `url` through an offline output queue into interleaved Float32, with the capture buffer
     /// half the size of the read buffer (as the sample does). Returns the samples and the queue's last
     /// meter reading with the samples of the render it describes.
-    static func offlineRender(_ url: URL, trimStart: UInt32 = 0, trimEnd: UInt32 = 0, volume: Float? = nil, metering: Bool = false)
+    static func offlineRender(_ url: URL, trimStart: UInt32 = 0, trimEnd: UInt32 = 0, volume: Float? = nil, metering: Bool = false,
+                              timePitch: (algorithm: UInt32, rate: Float, cents: Float)? = nil)
         throws -> (samples: [Float], meters: [AudioQueueLevelMeterState], lastRender: [Float], threads: Set<String>) {
         let player = Player()
         player.trimStart = trimStart
@@ -125,6 +126,13 @@ import Testing
             try #require(AudioQueueSetProperty(queue!, kAudioQueueProperty_EnableLevelMetering, &on, 4) == noErr)
         }
 
+        if let timePitch {
+            var on: UInt32 = 1, algorithm = timePitch.algorithm
+            try #require(AudioQueueSetProperty(queue!, kAudioQueueProperty_EnableTimePitch, &on, 4) == noErr)
+            try #require(AudioQueueSetProperty(queue!, kAudioQueueProperty_TimePitchAlgorithm, &algorithm, 4) == noErr)
+            try #require(AudioQueueSetParameter(queue!, kAudioQueueParam_PlayRate, timePitch.rate) == noErr)
+            try #require(AudioQueueSetParameter(queue!, kAudioQueueParam_Pitch, timePitch.cents) == noErr)
+        }
         var capture = float32(channels: format.mChannelsPerFrame)
         try #require(AudioQueueSetOfflineRenderFormat(queue!, &capture, nil) == noErr)
         let captureBytes = bufferBytes / 2
@@ -214,6 +222,35 @@ import Testing
             let rms = (channel.map { Double($0) * Double($0) }.reduce(0, +) / Double(channel.count)).squareRoot()
             #expect(abs(meters[c].mPeakPower - peak) < 1e-6)
             #expect(abs(Double(meters[c].mAveragePower) - rms) < 1e-6)
+        }
+    }
+
+    /// Upward zero crossings per second over a span of one channel.
+    static func frequency(_ x: ArraySlice<Float>) -> Double {
+        var crossings = 0
+        var previous = x.first ?? 0
+        for v in x.dropFirst() {
+            if previous < 0 && v >= 0 { crossings += 1 }
+            previous = v
+        }
+        return Double(crossings) * rate / Double(x.count)
+    }
+
+    /// EnableTimePitch: PlayRate 2 with Spectral halves the duration and keeps the pitch; Varispeed halves
+    /// the duration and doubles the pitch; Pitch +1200 cents with Spectral doubles the pitch at rate 1.
+    @Test func timePitchThroughTheQueue() throws {
+        let frames = 2 * 44100
+        let url = try Self.makeWAV(frames: frames)
+        defer { try? FileManager.default.removeItem(at: url) }
+        for (algorithm, rate, cents, expectedFrames, factor) in [(kAudioQueueTimePitchAlgorithm_Spectral, Float(2), Float(0), frames / 2, 1.0),
+                                                                 (kAudioQueueTimePitchAlgorithm_Varispeed, 2, 0, frames / 2, 2.0),
+                                                                 (kAudioQueueTimePitchAlgorithm_Spectral, 1, 1200, frames, 2.0)] {
+            let (rendered, _, _, _) = try Self.offlineRender(url, timePitch: (algorithm, rate, cents))
+            let left = stride(from: 0, to: rendered.count, by: 2).map { rendered[$0] }
+            #expect(abs(left.count - expectedFrames) < 4410, "\(algorithm) rate \(rate): \(left.count) frames, expected \(expectedFrames)")
+            let middle = left[(left.count / 4)..<(3 * left.count / 4)]
+            let f = Self.frequency(middle)
+            #expect(abs(f - 440 * factor) < 440 * factor * 0.02, "\(algorithm) rate \(rate) cents \(cents): \(f) Hz")
         }
     }
 

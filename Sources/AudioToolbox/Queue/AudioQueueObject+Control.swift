@@ -12,6 +12,13 @@ extension AudioQueueObject {
             stopPending.store(false, ordering: .releasing)
             playedOut.store(false, ordering: .releasing)
         }
+        if runState == .stopped {
+            // The time-pitch processor for this run (none unless EnableTimePitch is on).
+            timePitch = timePitchEnabled ? AudioQueueTimePitch(sampleRate: format.mSampleRate, channels: pcm.channels,
+                                                               algorithm: timePitchAlgorithm, bypass: timePitchBypass,
+                                                               maximumFrames: Self.maximumFramesPerSlice) : nil
+            stagedFrames = 0
+        }
         if let c = offlineConverter, runState == .stopped {
             AudioConverterReset(c)
             lastSliceEnded = false

@@ -160,8 +160,8 @@ extension AudioQueueObject {
         case kAudioQueueParam_Volume: return (Float(bitPattern: volumeBits.load(ordering: .relaxed)), noErr)
         case kAudioQueueParam_VolumeRampTime: return (Float(bitPattern: volumeRampBits.load(ordering: .relaxed)), noErr)
         case kAudioQueueParam_Pan: return (Float(bitPattern: panBits.load(ordering: .relaxed)), noErr)
-        case kAudioQueueParam_PlayRate: return (playRate, noErr)
-        case kAudioQueueParam_Pitch: return (pitch, noErr)
+        case kAudioQueueParam_PlayRate: return (Float(bitPattern: playRateBits.load(ordering: .relaxed)), noErr)
+        case kAudioQueueParam_Pitch: return (Float(bitPattern: pitchBits.load(ordering: .relaxed)), noErr)
         default: return (0, kAudioQueueErr_InvalidParameter)
         }
     }
@@ -173,8 +173,8 @@ extension AudioQueueObject {
         case kAudioQueueParam_Volume: volumeBits.store(min(max(value, 0), 1).bitPattern, ordering: .relaxed)
         case kAudioQueueParam_VolumeRampTime: volumeRampBits.store(max(value, 0).bitPattern, ordering: .relaxed)
         case kAudioQueueParam_Pan: panBits.store(min(max(value, -1), 1).bitPattern, ordering: .relaxed)
-        case kAudioQueueParam_PlayRate: playRate = min(max(value, 0.5), 2)
-        case kAudioQueueParam_Pitch: pitch = min(max(value, -2400), 2400)
+        case kAudioQueueParam_PlayRate: playRateBits.store(min(max(value, 0.5), 2).bitPattern, ordering: .relaxed)
+        case kAudioQueueParam_Pitch: pitchBits.store(min(max(value, -2400), 2400).bitPattern, ordering: .relaxed)
         default: return kAudioQueueErr_InvalidParameter
         }
         return noErr

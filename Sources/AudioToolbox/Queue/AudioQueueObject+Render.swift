@@ -30,17 +30,70 @@ extension AudioQueueObject {
     }
 
     /// Plays `frames` frames of the enqueued audio into `list` (planar Float32), silence where there is
-    /// none, then applies volume and pan and measures the levels. `inline`: offline rendering, where a
-    /// finished buffer goes back to the client at once (on this thread) so it can enqueue more.
-    /// Returns the frames of enqueued audio played; with a Stop(false) pending and nothing left, the
-    /// rest of the slice is silence and `playedOut` is set.
+    /// none, through the time-pitch processor when EnableTimePitch is on, then applies volume and pan and
+    /// measures the levels. `inline`: offline rendering, where a finished buffer goes back to the client
+    /// at once (on this thread) so it can enqueue more. Returns the frames of audio produced; with a
+    /// Stop(false) pending and nothing left, the rest of the slice is silence and `playedOut` is set.
     @discardableResult
     func render(frames: Int, into list: UnsafeMutableAudioBufferListPointer, inline: Bool) -> Int {
         if resetPending.load(ordering: .acquiring) {
             returnAllEntries()
+            timePitch?.processor.reset()
+            stagedFrames = 0
             resetPending.store(false, ordering: .releasing)
             resetDone.store(true, ordering: .releasing)
         }
+        var written = 0
+        var drained = false
+        if let tp = timePitch {
+            let rate = Float(bitPattern: playRateBits.load(ordering: .relaxed))
+            let cents = Float(bitPattern: pitchBits.load(ordering: .relaxed))
+            tp.configure(rate: rate, cents: cents)
+            var stuck = 0
+            while written < frames && stuck < 4 {
+                let wanted = min(max(tp.processor.inputFramesNeeded(forOutputFrames: frames - written), 1), tp.stagingCapacity)
+                if stagedFrames < wanted && !drained {
+                    let got = pull(frames: wanted - stagedFrames, into: tp.stagingList, at: stagedFrames, inline: inline)
+                    if got < wanted - stagedFrames && stopPending.load(ordering: .acquiring) && current == nil && toDevice.isEmpty {
+                        stagedFrames += got
+                        drained = true
+                    } else {
+                        stagedFrames = wanted
+                    }
+                }
+                for c in 0..<pcm.channels { tp.outputs[c] = list[c].mData!.assumingMemoryBound(to: Float.self) + written }
+                let r = tp.processor.process(input: UnsafePointer(tp.inputs), inputFrames: stagedFrames, endOfInput: drained,
+                                             output: UnsafePointer(tp.outputs), outputCapacity: frames - written)
+                tp.consume(r.inputConsumed, of: stagedFrames)
+                stagedFrames -= r.inputConsumed
+                written += r.outputProduced
+                stuck = r.outputProduced == 0 && r.inputConsumed == 0 ? stuck + 1 : 0
+                if drained && r.outputProduced == 0 { break }
+            }
+            for c in 0..<min(list.count, pcm.channels) where written < frames {
+                if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p + written, UInt(frames - written) * 4) }
+            }
+        } else {
+            written = pull(frames: frames, into: list, at: 0, inline: inline)
+            drained = written < frames && current == nil && toDevice.isEmpty && stopPending.load(ordering: .acquiring)
+        }
+        applyGain(list, frames: frames)
+        let ended = drained && written < frames
+        let counted = ended && inline ? written : frames
+        measure(list, frames: counted)
+        if !inline { publishMeters() }
+        sampleTime.add(counted, ordering: .releasing)
+        if ended {
+            lastSliceEnded = true
+            endSampleTime.store(sampleTime.load(ordering: .relaxed) - counted + written, ordering: .relaxed)
+            playedOut.store(true, ordering: .releasing)
+        }
+        return written
+    }
+
+    /// Copies up to `frames` frames of enqueued audio into `list` from frame `at`, finishing buffers as
+    /// they empty; the rest is silence. Returns the frames of enqueued audio copied.
+    private func pull(frames: Int, into list: UnsafeMutableAudioBufferListPointer, at offset: Int, inline: Bool) -> Int {
         let bpf = pcm.bytesPerFrame
         var written = 0
         while written < frames {
@@ -55,7 +108,7 @@ extension AudioQueueObject {
             if n > 0 {
                 byteList[0] = AudioBuffer(mNumberChannels: UInt32(pcm.channels), mDataByteSize: UInt32(e.end - position),
                                           mData: e.buffer.pointee.mAudioData + position)
-                converter.convertDirect(from: byteList, inFrame: 0, to: list, outFrame: written, frames: n)
+                converter.convertDirect(from: byteList, inFrame: 0, to: list, outFrame: offset + written, frames: n)
                 position += n * bpf
                 written += n
             }
@@ -65,18 +118,7 @@ extension AudioQueueObject {
             }
         }
         for c in 0..<min(list.count, pcm.channels) where written < frames {
-            if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p + written, UInt(frames - written) * 4) }
-        }
-        applyGain(list, frames: frames)
-        let ended = written < frames && current == nil && toDevice.isEmpty && stopPending.load(ordering: .acquiring)
-        let counted = ended && inline ? written : frames
-        measure(list, frames: counted)
-        if !inline { publishMeters() }
-        sampleTime.add(counted, ordering: .releasing)
-        if ended {
-            lastSliceEnded = true
-            endSampleTime.store(sampleTime.load(ordering: .relaxed) - counted + written, ordering: .relaxed)
-            playedOut.store(true, ordering: .releasing)
+            if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p + offset + written, UInt(frames - written) * 4) }
         }
         return written
     }

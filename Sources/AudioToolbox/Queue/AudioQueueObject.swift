@@ -49,8 +49,6 @@ final class AudioQueueObject: @unchecked Sendable {
     var timePitchEnabled = false
     var timePitchAlgorithm: UInt32 = kAudioQueueTimePitchAlgorithm_Spectral
     var timePitchBypass = false
-    var playRate: Float = 1
-    var pitch: Float = 0
     var deviceUID: String?
     var offlineFormat: AudioStreamBasicDescription?
     var offlineConverter: AudioConverterRef?
@@ -99,6 +97,11 @@ final class AudioQueueObject: @unchecked Sendable {
     /// Running peak and sum of squares per channel, and the frames they cover (see publishMeters).
     let meterSums: UnsafeMutablePointer<Double>
     var meterFrames = 0
+    /// EnableTimePitch: the processor (made at start) and the input frames staged for it.
+    var timePitch: AudioQueueTimePitch?
+    var stagedFrames = 0
+    let playRateBits = Atomic<UInt32>(Float(1).bitPattern)
+    let pitchBits = Atomic<UInt32>(Float(0).bitPattern)
     /// Offline: the last render reached the end of a Stop(false).
     var lastSliceEnded = false
 
