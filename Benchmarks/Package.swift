@@ -36,6 +36,10 @@ let package = Package(
         .executableTarget(
             name: "RoundTripLatency",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+        // Audio Queue offline render against ExtAudioFile reading the same file.
+        .executableTarget(
+            name: "AudioQueueBench",
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
