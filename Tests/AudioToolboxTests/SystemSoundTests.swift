@@ -63,7 +63,9 @@ import Testing
         let amplitude = ToneAnalysis.fit(heard[(start + 2205)...].prefix(17640), frequency: 1000, rate: 44100).amplitude
         #expect(abs(amplitude - 0.5) < 0.01, "amplitude \(amplitude)")
 
-        // The block form completes too; a disposed ID is gone.
+        // The block form completes too; a removed routine is not called (even if its call was on its way);
+        // a disposed ID is gone.
+        AudioServicesRemoveSystemSoundCompletion(id)
         let blockDone = Done()
         AudioServicesPlaySystemSoundWithCompletion(id) { blockDone.calls += 1 }
         let until = Date().addingTimeInterval(5)
@@ -71,6 +73,9 @@ import Testing
         #expect(blockDone.calls == 1)
         #expect(AudioServicesDisposeSystemSoundID(id) == noErr)
         #expect(AudioServicesDisposeSystemSoundID(id) != noErr)
+        CFRunLoopRunInMode(CFRunLoopMode.defaultMode, 0.1, false)
+        #expect(done.calls == 1)
+        withExtendedLifetime(done) {}
     }
 
     /// Sounds longer than 30 s are refused with Apple's code; a missing file with the file error.

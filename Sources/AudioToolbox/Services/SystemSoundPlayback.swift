@@ -64,6 +64,13 @@ final class SystemSoundPlayback: @unchecked Sendable {
         let id = self.id
         nonisolated(unsafe) let data = registered.clientData
         let loop = registered.loop ?? CFRunLoopGetMain()
-        CFRunLoopPerformBlock(loop, registered.mode as CFString) { registered.proc(id, data) }
+        let proc = unsafeBitCast(registered.proc, to: UnsafeRawPointer.self)
+        CFRunLoopPerformBlock(loop, registered.mode as CFString) {
+            // Only if the routine is still registered when the loop gets to it: after
+            // AudioServicesRemoveSystemSoundCompletion or Dispose its client data may be gone.
+            guard let now = SystemSoundRegistry.withSound(id, { $0.completion }) ?? nil,
+                  unsafeBitCast(now.proc, to: UnsafeRawPointer.self) == proc, now.clientData == data else { return }
+            registered.proc(id, data)
+        }
     }
 }
