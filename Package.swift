@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
             name: "AudioToolbox",
-            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP"],
+            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "OCARunLoop"],
             // CAudioToolbox's module map names its Clang module AudioToolbox, with a submodule per header
             // (AudioToolbox.AudioFile, ...): this Swift module is its overlay, as Apple's is. The flag makes
             // the package usable only as a root or local (path) dependency, which is how it is used.

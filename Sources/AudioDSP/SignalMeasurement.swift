@@ -7,12 +7,17 @@ public enum SignalMeasurement {
         return m
     }
 
+    /// The sum of the squared samples, accumulated in Double (for means over several buffers).
+    @inlinable public static func sumOfSquares(_ x: UnsafeBufferPointer<Float>) -> Double {
+        var sum = 0.0
+        for v in x { sum += Double(v) * Double(v) }
+        return sum
+    }
+
     /// Root mean square, accumulated in Double.
     @inlinable public static func rms(_ x: UnsafeBufferPointer<Float>) -> Double {
         guard !x.isEmpty else { return 0 }
-        var sum = 0.0
-        for v in x { sum += Double(v) * Double(v) }
-        return (sum / Double(x.count)).squareRoot()
+        return (sumOfSquares(x) / Double(x.count)).squareRoot()
     }
 
     /// The frequency of a periodic signal, from the time between its first and last upward zero

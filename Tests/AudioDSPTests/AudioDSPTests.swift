@@ -26,6 +26,10 @@ import Testing
         #expect(silence.withUnsafeBufferPointer { SignalMeasurement.zeroCrossingFrequency($0, sampleRate: 44100) } == nil)
         let empty: [Float] = []
         #expect(empty.withUnsafeBufferPointer { SignalMeasurement.rms($0) } == 0)
+        // Exact for values whose squares add exactly in Double.
+        let small: [Float] = [0.5, -0.25, 1, -2]
+        let expected: Double = 0.25 + 0.0625 + 1 + 4
+        #expect(small.withUnsafeBufferPointer { SignalMeasurement.sumOfSquares($0) } == expected)
     }
 
     @Test func int16RoundTripIsExact() {

@@ -10,29 +10,16 @@ import Testing
     static func threadID() -> UInt { UInt(pthread_self()) }
 
     static func int16(channels: UInt32) -> AudioStreamBasicDescription {
-        AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM,
-                                    mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                    mBytesPerPacket: 2 * channels, mFramesPerPacket: 1, mBytesPerFrame: 2 * channels,
-                                    mChannelsPerFrame: channels, mBitsPerChannel: 16, mReserved: 0)
+        OCAFormat.linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: 16, isFloat: false, interleaved: true)
     }
 
     /// A stereo 16-bit WAV holding a 1 kHz tone at 0.5 on both channels.
     static func makeToneFile(seconds: Double) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oca-aq-tone-\(UUID().uuidString).wav")
-        var format = int16(channels: 2)
-        var file: AudioFileID?
-        try #require(AudioFileCreateWithURL(url as CFURL, kAudioFileWAVEType, &format, .eraseFile, &file) == noErr)
-        let frames = Int(seconds * rate)
-        var samples = [Int16](repeating: 0, count: 2 * frames)
-        for n in 0..<frames {
+        let samples = (0..<Int(seconds * rate)).flatMap { n -> [Int16] in
             let v = Int16(16384 * sin(2 * Double.pi * 1000 * Double(n) / rate))
-            samples[2 * n] = v
-            samples[2 * n + 1] = v
+            return [v, v]
         }
-        var bytes = UInt32(samples.count * 2)
-        try #require(AudioFileWriteBytes(file!, false, 0, &bytes, &samples) == noErr)
-        AudioFileClose(file!)
-        return url
+        return try TestSupport.writeWAV(samples, channels: 2, sampleRate: rate, name: "oca-aq-tone")
     }
 
     // MARK: The book's chapter 5 player

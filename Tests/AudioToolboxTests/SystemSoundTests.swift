@@ -17,18 +17,8 @@ import Testing
 
     /// A 0.5 s 1 kHz mono WAV at 0.5.
     static func makeSound() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oca-sound-\(UUID().uuidString).wav")
-        var format = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
-                                                 mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                                 mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2,
-                                                 mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
-        var file: AudioFileID?
-        try #require(AudioFileCreateWithURL(url as CFURL, kAudioFileWAVEType, &format, .eraseFile, &file) == noErr)
-        var samples = (0..<22050).map { Int16(16384 * sin(2 * Double.pi * 1000 * Double($0) / 44100)) }
-        var bytes = UInt32(samples.count * 2)
-        try #require(AudioFileWriteBytes(file!, false, 0, &bytes, &samples) == noErr)
-        AudioFileClose(file!)
-        return url
+        try TestSupport.writeWAV((0..<22050).map { Int16(16384 * sin(2 * Double.pi * 1000 * Double($0) / 44100)) },
+                                 channels: 1, sampleRate: 44100, name: "oca-sound")
     }
 
     @Test func systemSoundPlaysAndCompletesOnItsRunLoop() throws {
@@ -83,18 +73,8 @@ import Testing
         var id: SystemSoundID = 0
         let missing = URL(fileURLWithPath: "/nonexistent/oca-\(UUID().uuidString).wav")
         #expect(AudioServicesCreateSystemSoundID(missing as CFURL, &id) != noErr)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oca-long-\(UUID().uuidString).wav")
+        let url = try TestSupport.writeWAV([Int16](repeating: 0, count: 8000 * 31), channels: 1, sampleRate: 8000, name: "oca-long")
         defer { try? FileManager.default.removeItem(at: url) }
-        var format = AudioStreamBasicDescription(mSampleRate: 8000, mFormatID: kAudioFormatLinearPCM,
-                                                 mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                                 mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2,
-                                                 mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
-        var file: AudioFileID?
-        try #require(AudioFileCreateWithURL(url as CFURL, kAudioFileWAVEType, &format, .eraseFile, &file) == noErr)
-        var samples = [Int16](repeating: 0, count: 8000 * 31)
-        var bytes = UInt32(samples.count * 2)
-        try #require(AudioFileWriteBytes(file!, false, 0, &bytes, &samples) == noErr)
-        AudioFileClose(file!)
         #expect(AudioServicesCreateSystemSoundID(url as CFURL, &id) == kAudioServicesSystemSoundExceededMaximumDurationError)
     }
 }

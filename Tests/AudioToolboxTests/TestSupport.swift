@@ -1,4 +1,5 @@
 import AudioToolbox
+import Foundation
 import Testing
 
 /// Shared helpers for the AudioToolbox tests.
@@ -13,6 +14,19 @@ enum TestSupport {
         var unit: AudioUnit?
         try #require(AudioComponentInstanceNew(component, &unit) == noErr)
         return try #require(unit)
+    }
+
+    /// Interleaved 16-bit samples written to a new WAV file in the temporary directory (the caller removes it).
+    static func writeWAV(_ samples: [Int16], channels: UInt32, sampleRate: Double, name: String = "oca-test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).wav")
+        var format = OCAFormat.linearPCM(sampleRate: sampleRate, channels: channels, bitsPerChannel: 16, isFloat: false, interleaved: true)
+        var file: AudioFileID?
+        try #require(AudioFileCreateWithURL(url as CFURL, kAudioFileWAVEType, &format, .eraseFile, &file) == noErr)
+        defer { AudioFileClose(file!) }
+        var data = samples
+        var bytes = UInt32(data.count * 2)
+        try #require(AudioFileWriteBytes(file!, false, 0, &bytes, &data) == noErr)
+        return url
     }
 
     @discardableResult

@@ -69,17 +69,7 @@ public func AudioQueueNewInputWithDispatchQueue(_ outAQ: UnsafeMutablePointer<Au
 /// Disposes of a queue and its buffers: at once (no callback follows), or after what is enqueued has played.
 @discardableResult
 public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: DarwinBoolean) -> OSStatus {
-    withQueue(inAQ) { q in
-        if !inImmediate.boolValue && q.direction == .output {
-            q.lock.lock()
-            let playing = q.runState == .running
-            if playing { q.disposeAfterPlayOut = true }
-            q.lock.unlock()
-            if playing { return q.stop(immediate: false) }
-        }
-        q.dispose()
-        return noErr
-    }
+    withQueue(inAQ) { $0.dispose(immediate: inImmediate.boolValue) }
 }
 
 /// Allocates a buffer owned by the queue.

@@ -178,13 +178,8 @@ extension AudioQueueObject {
     /// The device the queue plays to or records from: the one named by CurrentDevice, else the default.
     func deviceID() -> AudioDeviceID? {
         if let uid = deviceUID { return Self.device(forUID: uid) }
-        var address = AudioObjectPropertyAddress(
-            mSelector: direction == .input ? kAudioHardwarePropertyDefaultInputDevice : kAudioHardwarePropertyDefaultOutputDevice,
-            mScope: kAudioObjectPropertyScopeGlobal, mElement: kAudioObjectPropertyElementMain)
-        var id: AudioDeviceID = 0
-        var size = UInt32(4)
-        guard AudioObjectGetPropertyData(AudioObjectID(kAudioObjectSystemObject), &address, 0, nil, &size, &id) == noErr, id != 0 else { return nil }
-        return id
+        let id = HALDeviceQuery.defaultDevice(input: direction == .input)
+        return id == kAudioObjectUnknown ? nil : id
     }
 
     /// A HAL device by its UID (kAudioHardwarePropertyTranslateUIDToDevice).
@@ -202,18 +197,6 @@ extension AudioQueueObject {
 
     /// The format of the queue's device stream (its sample rate and channel count are queue properties).
     func deviceFormat() -> AudioStreamBasicDescription? {
-        guard let id = deviceID() else { return nil }
-        var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyStreams,
-                                                 mScope: direction == .input ? kAudioObjectPropertyScopeInput : kAudioObjectPropertyScopeOutput,
-                                                 mElement: kAudioObjectPropertyElementMain)
-        var stream = kAudioObjectUnknown
-        var size: UInt32 = 4
-        guard AudioObjectGetPropertyData(id, &address, 0, nil, &size, &stream) == noErr, size == 4 else { return nil }
-        address = AudioObjectPropertyAddress(mSelector: kAudioStreamPropertyVirtualFormat, mScope: kAudioObjectPropertyScopeGlobal,
-                                             mElement: kAudioObjectPropertyElementMain)
-        var f = AudioStreamBasicDescription()
-        size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        guard AudioObjectGetPropertyData(stream, &address, 0, nil, &size, &f) == noErr else { return nil }
-        return f
+        deviceID().flatMap { HALDeviceQuery.streamFormat($0, input: direction == .input) }
     }
 }

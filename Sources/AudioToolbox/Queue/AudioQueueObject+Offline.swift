@@ -56,10 +56,7 @@ extension AudioQueueObject {
             return noErr
         }
         let n = min(Int(ioPackets.pointee), maximumFramesPerSlice)
-        for c in 0..<min(list.count, q.pcm.channels) {
-            list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(n * 4),
-                                  mData: UnsafeMutableRawPointer(q.captureSamples + c * maximumFramesPerSlice))
-        }
+        q.pointAtScratch(list, frames: n)
         let played = q.render(frames: n, into: list, inline: true)
         let frames = q.lastSliceEnded ? played : n
         for c in 0..<list.count { list[c].mDataByteSize = UInt32(frames * 4) }

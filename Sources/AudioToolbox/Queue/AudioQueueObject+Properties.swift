@@ -4,7 +4,6 @@ import Foundation
 /// The queue's properties and parameters.
 extension AudioQueueObject {
     static let properties: [AudioQueuePropertyID: AudioQueueProperty] = {
-        let whileStopped: (AudioQueueObject) -> OSStatus = { $0.runState == .stopped ? noErr : kAudioQueueErr_InvalidRunState }
         let rows: [AudioQueueProperty] = [
             .value(kAudioQueueProperty_IsRunning, { $0.isRunningFlag }),
             .value(kAudioQueueDeviceProperty_SampleRate, { $0.deviceFormat()?.mSampleRate ?? 0 }),
@@ -33,7 +32,7 @@ extension AudioQueueObject {
             }),
             .value(kAudioQueueProperty_ConverterError, { _ in OSStatus(noErr) }),
             .flag(kAudioQueueProperty_EnableTimePitch, { $0.timePitchEnabled }, set: { q, on in
-                if let s = Optional(whileStopped(q)), s != noErr { return s }
+                guard q.runState == .stopped else { return kAudioQueueErr_InvalidRunState }
                 q.timePitchEnabled = on
                 return noErr
             }),
@@ -125,11 +124,10 @@ extension AudioQueueObject {
         }
     }
 
-    func setProperty(_ id: AudioQueuePropertyID, _ data: UnsafeRawPointer?, _ size: UInt32) -> OSStatus {
+    func setProperty(_ id: AudioQueuePropertyID, _ data: UnsafeRawPointer, _ size: UInt32) -> OSStatus {
         lock.lock(); defer { lock.unlock() }
         guard let row = Self.properties[id] else { return kAudioQueueErr_InvalidProperty }
         guard let set = row.set else { return kAudioQueueErr_InvalidProperty }
-        guard let data else { return size == 0 ? set(self, UnsafeRawBufferPointer(start: nil, count: 0)) : kAudio_ParamError }
         let status = set(self, UnsafeRawBufferPointer(start: data, count: Int(size)))
         if status == noErr { notify(id) }
         return status

@@ -19,14 +19,29 @@ extension AudioQueueObject {
         let q = Unmanaged<AudioQueueObject>.fromOpaque(refCon).takeUnretainedValue()
         guard let unit = q.ioUnit else { return noErr }
         let n = min(Int(frames), maximumFramesPerSlice)
-        for c in 0..<q.pcm.channels {
-            q.captureList[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(n * 4),
-                                           mData: UnsafeMutableRawPointer(q.captureSamples + c * maximumFramesPerSlice))
-        }
+        q.pointAtScratch(q.captureList, frames: n)
         let status = AudioUnitRender(unit, flags, timeStamp, 1, UInt32(n), q.captureList.unsafeMutablePointer)
         guard status == noErr else { return status }
         q.record(frames: n, hostTime: timeStamp.pointee.mHostTime)
         return noErr
+    }
+
+    /// A Reset asked while the device runs: hand every entry back (and forget the time-pitch history).
+    private func answerResetRequest() {
+        guard resetPending.load(ordering: .acquiring) else { return }
+        returnAllEntries()
+        timePitch?.processor.reset()
+        stagedFrames = 0
+        resetPending.store(false, ordering: .releasing)
+        resetDone.store(true, ordering: .releasing)
+    }
+
+    /// Points `list`'s first `pcm.channels` buffers at the planar scratch area, `frames` frames each.
+    func pointAtScratch(_ list: UnsafeMutableAudioBufferListPointer, frames: Int) {
+        for c in 0..<min(list.count, pcm.channels) {
+            list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4),
+                                  mData: UnsafeMutableRawPointer(scratchSamples + c * Self.maximumFramesPerSlice))
+        }
     }
 
     /// Plays `frames` frames of the enqueued audio into `list` (planar Float32), silence where there is
@@ -36,13 +51,7 @@ extension AudioQueueObject {
     /// Stop(false) pending and nothing left, the rest of the slice is silence and `playedOut` is set.
     @discardableResult
     func render(frames: Int, into list: UnsafeMutableAudioBufferListPointer, inline: Bool) -> Int {
-        if resetPending.load(ordering: .acquiring) {
-            returnAllEntries()
-            timePitch?.processor.reset()
-            stagedFrames = 0
-            resetPending.store(false, ordering: .releasing)
-            resetDone.store(true, ordering: .releasing)
-        }
+        answerResetRequest()
         var written = 0
         var drained = false
         if let tp = timePitch {
@@ -162,9 +171,8 @@ extension AudioQueueObject {
         for c in 0..<min(list.count, pcm.channels) {
             guard let p = list[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
             let samples = UnsafeBufferPointer(start: p, count: frames)
-            let rms = SignalMeasurement.rms(samples)
             meterSums[2 * c] = max(meterSums[2 * c], Double(SignalMeasurement.peak(samples)))
-            meterSums[2 * c + 1] += rms * rms * Double(frames)
+            meterSums[2 * c + 1] += SignalMeasurement.sumOfSquares(samples)
         }
         meterFrames += frames
     }
@@ -184,11 +192,7 @@ extension AudioQueueObject {
     /// Records `frames` captured frames (in `captureList`) into the enqueued buffers; a full buffer goes
     /// back with the queue time of its first frame. With no buffer enqueued the frames are dropped.
     func record(frames: Int, hostTime: UInt64) {
-        if resetPending.load(ordering: .acquiring) {
-            returnAllEntries()
-            resetPending.store(false, ordering: .releasing)
-            resetDone.store(true, ordering: .releasing)
-        }
+        answerResetRequest()
         let bpf = pcm.bytesPerFrame
         let base = sampleTime.load(ordering: .relaxed)
         var done = 0

@@ -1,6 +1,7 @@
 import AudioDSP
 import COCASupport
 import Foundation
+internal import OCARunLoop
 import Synchronization
 
 /// What an `AudioQueueRef` points at. Three kinds of thread touch it:
@@ -88,9 +89,10 @@ final class AudioQueueObject: @unchecked Sendable {
     /// Queue format <-> planar Float32, same rate: used in place on the device thread.
     let converter: AudioConverterObject
     let byteList: UnsafeMutableAudioBufferListPointer
-    /// Input queues: where the I/O unit renders captured audio (planar Float32).
+    /// Input queues: where the I/O unit renders captured audio (planar Float32, in the scratch area).
     let captureList: UnsafeMutableAudioBufferListPointer
-    let captureSamples: UnsafeMutablePointer<Float>
+    /// Planar Float32, maximumFramesPerSlice per channel: captured input, or offline rendering's output.
+    let scratchSamples: UnsafeMutablePointer<Float>
     var captureStart = AudioTimeStamp()
     /// The I/O unit, set before it starts (what the device-thread callbacks render with).
     var ioUnit: AudioUnit?
@@ -109,7 +111,7 @@ final class AudioQueueObject: @unchecked Sendable {
 
     private let wake = DispatchSemaphore(value: 0)
     let dispatcherAlive = Atomic<Bool>(true)
-    var runLoopSignal: _CFRunLoopSignal?
+    var runLoopSignal: RunLoopSignalSource?
     var runLoopPending: [AudioQueueCompletion] = []
     /// Stop(false) with the device running: the queue time and the wall-clock limit to wait for.
     var drainUntil: (frame: Int, deadline: Date)?
@@ -136,8 +138,8 @@ final class AudioQueueObject: @unchecked Sendable {
                                          : AudioConverterObject(input: floatFormat, output: pcm)
         byteList = AudioBufferList.allocate(maximumBuffers: 1)
         captureList = AudioBufferList.allocate(maximumBuffers: pcm.channels)
-        captureSamples = .allocate(capacity: pcm.channels * Self.maximumFramesPerSlice)
-        captureSamples.initialize(repeating: 0, count: pcm.channels * Self.maximumFramesPerSlice)
+        scratchSamples = .allocate(capacity: pcm.channels * Self.maximumFramesPerSlice)
+        scratchSamples.initialize(repeating: 0, count: pcm.channels * Self.maximumFramesPerSlice)
         meters = .allocate(capacity: 2 * pcm.channels)
         meters.initialize(repeating: 0, count: 2 * pcm.channels)
         meterSums = .allocate(capacity: 2 * pcm.channels)
@@ -148,7 +150,7 @@ final class AudioQueueObject: @unchecked Sendable {
     func activate() -> AudioQueueRef {
         ref = OpaquePointer(Self.handles.add(self))
         if case .runLoop(let loop, let mode) = target {
-            runLoopSignal = _CFRunLoopSignal(loop: loop, mode: mode) { [weak self] in self?.deliverOnRunLoop() }
+            runLoopSignal = RunLoopSignalSource(loop: loop._loop, mode: mode) { [weak self] in self?.deliverOnRunLoop() }
         }
         let thread = Thread { self.dispatcherLoop() }
         thread.name = "AudioQueue"
@@ -157,10 +159,10 @@ final class AudioQueueObject: @unchecked Sendable {
     }
 
     deinit {
-        for (raw, _) in buffers { Self.freeBuffer(raw.assumingMemoryBound(to: AudioQueueBuffer.self)) }
+        // The buffers are gone already: the queue's thread frees them when it ends, and it holds the queue till then.
         free(byteList.unsafeMutablePointer)
         free(captureList.unsafeMutablePointer)
-        captureSamples.deallocate()
+        scratchSamples.deallocate()
         meters.deallocate()
         meterSums.deallocate()
     }
@@ -376,6 +378,20 @@ final class AudioQueueObject: @unchecked Sendable {
     }
 
     // MARK: Disposal
+
+    /// AudioQueueDispose: a playing output queue asked to dispose later plays what is enqueued first
+    /// (finishPlayOut then disposes it); otherwise it goes now.
+    func dispose(immediate: Bool) -> OSStatus {
+        if !immediate && direction == .output {
+            lock.lock()
+            let playing = runState == .running
+            if playing { disposeAfterPlayOut = true }
+            lock.unlock()
+            if playing { return stop(immediate: false) }
+        }
+        dispose()
+        return noErr
+    }
 
     /// Ends the queue: the device stops, no callback follows, the thread exits and frees the buffers.
     func dispose() {

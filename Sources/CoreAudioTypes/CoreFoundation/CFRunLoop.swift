@@ -7,7 +7,7 @@ import Foundation
 /// A thread's run loop (Apple's `CFRunLoop`). One object per thread: `CFRunLoopGetCurrent()` returns
 /// the same instance each time on a thread.
 public final class CFRunLoop: Hashable, @unchecked Sendable {
-    /// The CoreFoundation loop, for the AudioToolbox code that attaches sources to it.
+    /// The CoreFoundation loop (an opaque CFRunLoopRef), for the AudioToolbox code that attaches sources to it.
     public let _loop: OpaquePointer
 
     private init(_ loop: OpaquePointer) { _loop = loop }
@@ -107,17 +107,4 @@ public func CFRunLoopPerformBlock(_ rl: CFRunLoop!, _ mode: CFTypeRef!, _ block:
     else { names = ["kCFRunLoopCommonModes"] }
     // CoreFoundation runs a block once, whichever of its modes comes first; one mode is the common case.
     RunLoopBridge.perform(rl._loop, mode: names.first ?? "kCFRunLoopCommonModes", block)
-}
-
-/// Attaches a signalled callback to a run loop (what the Audio Queue delivers its callbacks through).
-public final class _CFRunLoopSignal: @unchecked Sendable {
-    private let source: RunLoopSignalSource
-    /// A source on `loop` in the mode named `mode` that calls `perform` on the loop's thread when signalled.
-    public init(loop: CFRunLoop, mode: String, perform: @escaping () -> Void) {
-        source = RunLoopSignalSource(loop: loop._loop, mode: mode, perform: perform)
-    }
-    /// Wakes the loop and has it call `perform`.
-    public func signal() { source.signal() }
-    /// Detaches the source; `perform` is not called again.
-    public func invalidate() { source.invalidate() }
 }

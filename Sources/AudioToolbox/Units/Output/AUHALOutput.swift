@@ -72,30 +72,10 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
 
     var allowsInput: Bool { kind != .defaultOutput && kind != .systemOutput }
 
-    private func defaultDevice(input: Bool) -> AudioDeviceID {
-        var address = AudioObjectPropertyAddress(mSelector: input ? kAudioHardwarePropertyDefaultInputDevice : kAudioHardwarePropertyDefaultOutputDevice,
-                                                 mScope: kAudioObjectPropertyScopeGlobal, mElement: kAudioObjectPropertyElementMain)
-        var id = kAudioObjectUnknown
-        var size: UInt32 = 4
-        _ = AudioObjectGetPropertyData(kAudioObjectSystemObject, &address, 0, nil, &size, &id)
-        return id
-    }
+    private func defaultDevice(input: Bool) -> AudioDeviceID { HALDeviceQuery.defaultDevice(input: input) }
 
     /// The device's stream format in one direction, or nil if it has no such stream.
-    private func deviceFormat(input: Bool) -> AudioStreamBasicDescription? {
-        var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyStreams,
-                                                 mScope: input ? kAudioObjectPropertyScopeInput : kAudioObjectPropertyScopeOutput,
-                                                 mElement: kAudioObjectPropertyElementMain)
-        var stream = kAudioObjectUnknown
-        var size: UInt32 = 4
-        guard AudioObjectGetPropertyData(device, &address, 0, nil, &size, &stream) == noErr, size == 4 else { return nil }
-        address = AudioObjectPropertyAddress(mSelector: kAudioStreamPropertyVirtualFormat, mScope: kAudioObjectPropertyScopeGlobal,
-                                             mElement: kAudioObjectPropertyElementMain)
-        var format = AudioStreamBasicDescription()
-        size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        guard AudioObjectGetPropertyData(stream, &address, 0, nil, &size, &format) == noErr else { return nil }
-        return format
-    }
+    private func deviceFormat(input: Bool) -> AudioStreamBasicDescription? { HALDeviceQuery.streamFormat(device, input: input) }
 
     /// Makes `id` the unit's device and takes its formats for the device-facing sides (and, until the
     /// host sets its own, the client sides: canonical Float32 with the device's rate and channels).
