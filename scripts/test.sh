@@ -8,7 +8,11 @@
 # Each phase is reported, even after an earlier one failed; the exit status is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-devices='HALTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|VoiceProcessingTests|AudioQueueDeviceTests|AudioQueueAllocationTests|SystemSoundTests'
+devices='HALTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|AudioQueueDeviceTests|AudioQueueAllocationTests|SystemSoundTests'
+# The echo canceller is measured alone: its adaptive filter needs an unbroken far-end signal, and with the other
+# device suites sharing the two cores its IO thread misses cycles (CI measured 5.8 dB of echo reduction that way
+# against 24-25 dB alone).
+voice='VoiceProcessingTests'
 server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap 'scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
 export PULSE_SERVER="unix:$server_dir/native"
@@ -37,10 +41,11 @@ skip() { results+=("$1: skipped (the build failed)"); }
 phase "build" swift build --build-tests
 if [ "$failed" = 0 ]; then
     phase "private sound server" scripts/pulse-server.sh start "$server_dir"
-    phase "tests (parallel)" swift test --skip-build --skip "$devices"
+    phase "tests (parallel)" swift test --skip-build --skip "$devices|$voice"
     phase "device tests" swift test --skip-build --filter "$devices"
+    phase "voice processing" swift test --skip-build --filter "$voice"
 else
-    skip "private sound server"; skip "tests (parallel)"; skip "device tests"
+    skip "private sound server"; skip "tests (parallel)"; skip "device tests"; skip "voice processing"
 fi
 echo "== summary"
 printf '%s\n' "${results[@]}"
