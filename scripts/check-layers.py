@@ -18,6 +18,7 @@ LAYERS = [
     ["Support"],
     ["Utility"],
     ["Component", "AudioUnit"],
+    ["Codec"],
     ["Converter"],
     ["File"],
     ["AUBase"],

@@ -32,9 +32,21 @@ import Testing
         var vbr: UInt32 = 9
         size = 4
         #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatIsVBR, specSize, &f, &size, &vbr) == noErr && vbr == 0)
-        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_EncodeFormatIDs, 0, nil, &size) == noErr && size == 4)
-        var ids: [AudioFormatID] = [0]
-        #expect(AudioFormatGetProperty(kAudioFormatProperty_DecodeFormatIDs, 0, nil, &size, &ids) == noErr && ids == [kAudioFormatLinearPCM])
+        // Linear PCM first, then every format a codec really converts (and nothing that does not).
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_EncodeFormatIDs, 0, nil, &size) == noErr)
+        var ids = [AudioFormatID](repeating: 0, count: Int(size) / 4)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_EncodeFormatIDs, 0, nil, &size, &ids) == noErr)
+        #expect(ids.first == kAudioFormatLinearPCM && Set(ids).isSuperset(of: [kAudioFormatULaw, kAudioFormatALaw, kAudioFormatAppleIMA4]))
+        #expect(!ids.contains(kAudioFormatQDesign2) && !ids.contains(kAudioFormatMPEGLayer3))
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_DecodeFormatIDs, 0, nil, &size) == noErr)
+        ids = [AudioFormatID](repeating: 0, count: Int(size) / 4)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_DecodeFormatIDs, 0, nil, &size, &ids) == noErr)
+        #expect(ids.first == kAudioFormatLinearPCM && Set(ids).isSuperset(of: [kAudioFormatULaw, kAudioFormatALaw, kAudioFormatAppleIMA4]))
+        var ima = AudioStreamBasicDescription(mSampleRate: 0, mFormatID: kAudioFormatAppleIMA4, mFormatFlags: 0, mBytesPerPacket: 0,
+                                              mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0)
+        size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &ima) == noErr)
+        #expect(ima.mFramesPerPacket == 64 && ima.mBytesPerPacket == 68)
         var layout = AudioChannelLayout()
         layout.mChannelLayoutTag = kAudioChannelLayoutTag_MPEG_5_1_A
         var channels: UInt32 = 0

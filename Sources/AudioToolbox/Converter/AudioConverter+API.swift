@@ -1,8 +1,8 @@
 import AudioDSP
 
-// Audio Converter Services (AudioConverter.h) for linear PCM: every integer, fixed-point and float
-// layout, channel maps, and sample-rate conversion. Compressed formats answer
-// kAudioConverterErr_FormatNotSupported.
+// Audio Converter Services (AudioConverter.h): linear PCM in every integer, fixed-point and float
+// layout, channel maps and sample-rate conversion, and the registered codecs on either side. A format
+// no codec handles answers kAudioConverterErr_FormatNotSupported.
 
 private func withConverter(_ ref: AudioConverterRef?, _ body: (AudioConverterObject) -> OSStatus) -> OSStatus {
     guard let c = AudioConverterObject.handles.object(ref.map { UnsafeMutableRawPointer($0) }, as: AudioConverterObject.self) else {
@@ -11,22 +11,24 @@ private func withConverter(_ ref: AudioConverterRef?, _ body: (AudioConverterObj
     return body(c)
 }
 
-/// Creates a converter between two linear PCM formats.
+/// Creates a converter between two formats: linear PCM to linear PCM, or either side compressed in a
+/// format a registered codec decodes (input) or encodes (output).
 @discardableResult
 public func AudioConverterNew(_ inSourceFormat: UnsafePointer<AudioStreamBasicDescription>,
                               _ inDestinationFormat: UnsafePointer<AudioStreamBasicDescription>,
                               _ outAudioConverter: UnsafeMutablePointer<AudioConverterRef?>) -> OSStatus {
     outAudioConverter.pointee = nil
-    let source = inSourceFormat.pointee, destination = inDestinationFormat.pointee
-    let rates = AudioConverterObject.checkRates(input: source.mSampleRate, output: destination.mSampleRate)
-    if rates != noErr { return rates }
-    guard let input = PCMFormat(source), let output = PCMFormat(destination) else { return kAudioConverterErr_FormatNotSupported }
-    let converter = AudioConverterObject(input: input, output: output)
-    outAudioConverter.pointee = OpaquePointer(AudioConverterObject.handles.add(converter))
-    return noErr
+    switch AudioConverterObject.make(input: inSourceFormat.pointee, output: inDestinationFormat.pointee) {
+    case .success(let converter):
+        outAudioConverter.pointee = OpaquePointer(AudioConverterObject.handles.add(converter))
+        return noErr
+    case .failure(let error):
+        return error.status
+    }
 }
 
-/// As AudioConverterNew; the class descriptions name codecs, which linear PCM does not use.
+/// As AudioConverterNew: each format has one codec here, so the class descriptions (which pick among
+/// a format's hardware and software codecs on Apple's systems) choose nothing.
 @discardableResult
 public func AudioConverterNewSpecific(_ inSourceFormat: UnsafePointer<AudioStreamBasicDescription>,
                                       _ inDestinationFormat: UnsafePointer<AudioStreamBasicDescription>,
@@ -82,8 +84,9 @@ public func AudioConverterSetProperty(_ inAudioConverter: AudioConverterRef, _ i
 public func AudioConverterConvertBuffer(_ inAudioConverter: AudioConverterRef, _ inInputDataSize: UInt32,
                                         _ inInputData: UnsafeRawPointer, _ ioOutputDataSize: UnsafeMutablePointer<UInt32>,
                                         _ outOutputData: UnsafeMutableRawPointer) -> OSStatus {
-    withConverter(inAudioConverter) { c in
-        guard !c.sampleRatesDiffer, c.input.isInterleaved, c.output.isInterleaved else {
+    withConverter(inAudioConverter) { converter in
+        let c = converter.pcm
+        guard !converter.isCodec, !c.sampleRatesDiffer, c.input.isInterleaved, c.output.isInterleaved else {
             return kAudioConverterErr_OperationNotSupported  // Apple: use FillComplexBuffer for these
         }
         guard Int(inInputDataSize) % c.input.bytesPerFrame == 0 else { return kAudioConverterErr_InvalidInputSize }
@@ -105,8 +108,9 @@ public func AudioConverterConvertBuffer(_ inAudioConverter: AudioConverterRef, _
 public func AudioConverterConvertComplexBuffer(_ inAudioConverter: AudioConverterRef, _ inNumberPCMFrames: UInt32,
                                                _ inInputData: UnsafePointer<AudioBufferList>,
                                                _ outOutputData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-    withConverter(inAudioConverter) { c in
-        guard !c.sampleRatesDiffer else { return kAudioConverterErr_OperationNotSupported }
+    withConverter(inAudioConverter) { converter in
+        let c = converter.pcm
+        guard !converter.isCodec, !c.sampleRatesDiffer else { return kAudioConverterErr_OperationNotSupported }
         let inList = UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: inInputData))
         let outList = UnsafeMutableAudioBufferListPointer(outOutputData)
         let frames = Int(inNumberPCMFrames)
@@ -123,11 +127,12 @@ public func AudioConverterConvertComplexBuffer(_ inAudioConverter: AudioConverte
     }
 }
 
-/// Pull-model conversion: fills `outOutputData` with up to `*ioOutputDataPacketSize` frames, calling
-/// `inInputDataProc` for input as needed. The proc returning 0 packets ends the input: the converter
-/// flushes (with sample-rate conversion, the remaining filtered frames) and returns what it produced;
-/// later calls produce 0 frames until AudioConverterReset. A proc error stops the fill and is returned
-/// along with the frames produced so far.
+/// Pull-model conversion: fills `outOutputData` with up to `*ioOutputDataPacketSize` packets (frames for
+/// linear PCM), calling `inInputDataProc` for input as needed. The proc returning 0 packets ends the
+/// input: the converter flushes (the resampler's filtered tail, an encoder's last packets) and returns
+/// what it produced; later calls produce 0 until AudioConverterReset. A proc error stops the fill and is
+/// returned along with what was produced so far. Compressed input needs packet descriptions from the
+/// proc when its packets vary in size; variable-size output fills `outPacketDescription`.
 @discardableResult
 public func AudioConverterFillComplexBuffer(_ inAudioConverter: AudioConverterRef,
                                             _ inInputDataProc: AudioConverterComplexInputDataProc,
@@ -137,19 +142,27 @@ public func AudioConverterFillComplexBuffer(_ inAudioConverter: AudioConverterRe
                                             _ outPacketDescription: UnsafeMutablePointer<AudioStreamPacketDescription>?) -> OSStatus {
     withConverter(inAudioConverter) { c in
         let list = UnsafeMutableAudioBufferListPointer(outOutputData)
-        guard list.count == c.output.bufferCount else { return kAudio_ParamError }
+        if c.encodeStage != nil {
+            guard list.count == 1, list[0].mData != nil else { return kAudio_ParamError }
+            if c.outputFormat.mBytesPerPacket == 0 && outPacketDescription == nil && ioOutputDataPacketSize.pointee > 0 {
+                return kAudioConverterErr_RequiresPacketDescriptionsError
+            }
+            let (packets, status) = c.fill(list, capacity: Int(ioOutputDataPacketSize.pointee), descriptions: outPacketDescription,
+                                           proc: inInputDataProc, userData: inInputDataProcUserData)
+            ioOutputDataPacketSize.pointee = UInt32(packets)
+            return status
+        }
+        let output = c.pcm.output
+        guard list.count == output.bufferCount else { return kAudio_ParamError }
         var capacity = Int(ioOutputDataPacketSize.pointee)
         for b in list {
             guard b.mData != nil else { return kAudio_ParamError }
-            capacity = min(capacity, Int(b.mDataByteSize) / c.output.bytesPerFrame)
+            capacity = min(capacity, Int(b.mDataByteSize) / output.bytesPerFrame)
         }
-        let (produced, status): (Int, OSStatus)
-        switch c.fill(list, capacity: capacity, proc: inInputDataProc, userData: inInputDataProcUserData) {
-        case .produced(let n): (produced, status) = (n, noErr)
-        case .failed(let n, let error): (produced, status) = (n, error)
-        }
+        let (produced, status) = c.fill(list, capacity: capacity, descriptions: nil, proc: inInputDataProc,
+                                        userData: inInputDataProcUserData)
         ioOutputDataPacketSize.pointee = UInt32(produced)
-        for i in 0..<list.count { list[i].mDataByteSize = UInt32(produced * c.output.bytesPerFrame) }
+        for i in 0..<list.count { list[i].mDataByteSize = UInt32(produced * output.bytesPerFrame) }
         return status
     }
 }

@@ -1,48 +1,55 @@
-import AudioDSP
-
-/// AudioConverter properties for linear PCM.
+/// AudioConverter properties: a codec's own (cookies, prime info, bit rate, quality, packet sizes) on
+/// the compressed side, the PCM stage's for everything else.
 extension AudioConverterObject {
-    func propertyInfo(_ id: AudioConverterPropertyID) -> (UInt32, Bool)? {
+    private var encoder: PacketEncoder? { encodeStage?.encoder }
+
+    /// A codec property's (size, writable), nil when the PCM stage answers.
+    private func codecPropertyInfo(_ id: AudioConverterPropertyID) -> (UInt32, Bool)?? {
         switch id {
-        case kAudioConverterPropertyMinimumInputBufferSize, kAudioConverterPropertyMinimumOutputBufferSize,
-             kAudioConverterPropertyMaximumInputPacketSize, kAudioConverterPropertyMaximumOutputPacketSize,
-             kAudioConverterPropertyMaximumInputBufferSize:
-            return (4, false)
-        case kAudioConverterPropertyCalculateInputBufferSize, kAudioConverterPropertyCalculateOutputBufferSize:
-            return (4, false)
         case kAudioConverterCurrentInputStreamDescription, kAudioConverterCurrentOutputStreamDescription:
-            return (UInt32(MemoryLayout<AudioStreamBasicDescription>.size), false)
-        case kAudioConverterSampleRateConverterQuality, kAudioConverterSampleRateConverterComplexity,
-             kAudioConverterPrimeMethod, kAudioConverterPropertyDithering, kAudioConverterPropertyDitherBitDepth:
-            return (4, true)
-        case kAudioConverterPrimeInfo:
-            return (UInt32(MemoryLayout<AudioConverterPrimeInfo>.size), false)
-        case kAudioConverterChannelMap:
-            return (UInt32(output.channels * 4), true)
-        case kAudioConverterInputChannelLayout:
-            return (UInt32(layoutData(input: true).count), true)
-        case kAudioConverterOutputChannelLayout:
-            return (UInt32(layoutData(input: false).count), true)
+            return .some((UInt32(MemoryLayout<AudioStreamBasicDescription>.size), false))
+        case kAudioConverterDecompressionMagicCookie:
+            guard decodeStage != nil else { return .some(nil) }
+            return .some((UInt32(decompressionCookie?.count ?? 0), true))
+        case kAudioConverterCompressionMagicCookie:
+            guard let encoder else { return .some(nil) }
+            return .some((UInt32(encoder.magicCookie?.count ?? 0), false))
+        case kAudioConverterEncodeBitRate, kAudioConverterCodecQuality:
+            guard encoder?.settings != nil else { return .some(nil) }
+            return .some((4, true))
+        case kAudioConverterAvailableEncodeBitRates, kAudioConverterApplicableEncodeBitRates:
+            guard let settings = encoder?.settings else { return .some(nil) }
+            return .some((UInt32(settings.availableBitRates.count * MemoryLayout<AudioValueRange>.size), false))
+        case kAudioConverterPrimeInfo where encoder != nil:
+            return .some((UInt32(MemoryLayout<AudioConverterPrimeInfo>.size), false))
+        case kAudioConverterPropertyMaximumInputPacketSize where decodeStage != nil,
+             kAudioConverterPropertyMaximumOutputPacketSize where encoder != nil,
+             kAudioConverterPropertyMinimumInputBufferSize where decodeStage != nil,
+             kAudioConverterPropertyMinimumOutputBufferSize where encoder != nil:
+            return .some((4, false))
+        case kAudioConverterPropertyCalculateInputBufferSize, kAudioConverterPropertyCalculateOutputBufferSize:
+            return isCodec ? .some(nil) : nil
         default:
             return nil
         }
     }
 
-    /// The stored channel layout, or a plain one for the channel count (mono, stereo, discrete).
-    func layoutData(input isInput: Bool) -> Data {
-        if let stored = isInput ? inputChannelLayout : outputChannelLayout { return stored }
-        let channels = isInput ? input.channels : output.channels
-        var layout = AudioChannelLayout()
-        switch channels {
-        case 1: layout.mChannelLayoutTag = kAudioChannelLayoutTag_Mono
-        case 2: layout.mChannelLayoutTag = kAudioChannelLayoutTag_Stereo
-        default: layout.mChannelLayoutTag = kAudioChannelLayoutTag_DiscreteInOrder | UInt32(channels)
-        }
-        return withUnsafeBytes(of: &layout) { Data($0.prefix(12)) }
+    func propertyInfo(_ id: AudioConverterPropertyID) -> (UInt32, Bool)? {
+        if let answer = codecPropertyInfo(id) { return answer }
+        return pcm.propertyInfo(id)
+    }
+
+    /// The largest compressed input packet: the format's own size when constant, else a bound from the
+    /// frames a packet holds (no codec here makes packets over 8 bytes a frame per channel).
+    private var maximumInputPacketBytes: UInt32 {
+        if inputFormat.mBytesPerPacket > 0 { return inputFormat.mBytesPerPacket }
+        let frames = max(inputFormat.mFramesPerPacket, UInt32(decodeStage?.decoder.maximumFramesPerPacket ?? 4096))
+        return UInt32(clamping: UInt64(frames) * UInt64(max(inputFormat.mChannelsPerFrame, 1)) * 8 + 64)
     }
 
     func getProperty(_ id: AudioConverterPropertyID, _ ioSize: UnsafeMutablePointer<UInt32>,
                      _ out: UnsafeMutableRawPointer) -> OSStatus {
+        guard codecPropertyInfo(id) != nil else { return pcm.getProperty(id, ioSize, out) }
         guard let (size, _) = propertyInfo(id) else { return kAudioConverterErr_PropertyNotSupported }
         guard ioSize.pointee >= size else { return kAudioConverterErr_BadPropertySizeError }
         func put<T>(_ value: T) -> OSStatus {
@@ -50,95 +57,46 @@ extension AudioConverterObject {
             ioSize.pointee = UInt32(MemoryLayout<T>.size)
             return noErr
         }
-        let ratio = output.description.mSampleRate / input.description.mSampleRate
+        func putBytes(_ bytes: [UInt8]) -> OSStatus {
+            bytes.withUnsafeBytes { if let b = $0.baseAddress { out.copyMemory(from: b, byteCount: bytes.count) } }
+            ioSize.pointee = UInt32(bytes.count)
+            return noErr
+        }
         switch id {
-        case kAudioConverterPropertyMinimumInputBufferSize, kAudioConverterPropertyMaximumInputPacketSize,
-             kAudioConverterPropertyMaximumInputBufferSize:
-            return put(UInt32(input.bytesPerFrame))
-        case kAudioConverterPropertyMinimumOutputBufferSize, kAudioConverterPropertyMaximumOutputPacketSize:
-            return put(UInt32(output.bytesPerFrame))
-        case kAudioConverterPropertyCalculateInputBufferSize:
-            // In: output bytes wanted. Out: input bytes needed.
-            let outFrames = Int(out.load(as: UInt32.self)) / output.bytesPerFrame
-            let inFrames = sampleRatesDiffer ? Int((Double(outFrames) / ratio).rounded(.up)) : outFrames
-            return put(UInt32(clamping: inFrames * input.bytesPerFrame))
-        case kAudioConverterPropertyCalculateOutputBufferSize:
-            let inFrames = Int(out.load(as: UInt32.self)) / input.bytesPerFrame
-            let outFrames = sampleRatesDiffer ? Int((Double(inFrames) * ratio).rounded(.up)) : inFrames
-            return put(UInt32(clamping: outFrames * output.bytesPerFrame))
-        case kAudioConverterCurrentInputStreamDescription:
-            return put(input.description)
-        case kAudioConverterCurrentOutputStreamDescription:
-            return put(output.description)
-        case kAudioConverterSampleRateConverterQuality:
-            return put(quality)
-        case kAudioConverterSampleRateConverterComplexity:
-            return put(complexity)
-        case kAudioConverterPrimeMethod:
-            return put(primeMethod)
-        case kAudioConverterPrimeInfo:
-            // The filter reaches taps/2 - 1 frames back and taps/2 ahead of each output instant.
-            return put(AudioConverterPrimeInfo(leadingFrames: UInt32(max(latencyFrames - 1, 0)), trailingFrames: UInt32(latencyFrames)))
-        case kAudioConverterPropertyDithering:
-            return put(ditherAlgorithm)
-        case kAudioConverterPropertyDitherBitDepth:
-            return put(ditherBitDepth)
-        case kAudioConverterChannelMap:
-            channelMap.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            ioSize.pointee = size
+        case kAudioConverterCurrentInputStreamDescription: return put(inputFormat)
+        case kAudioConverterCurrentOutputStreamDescription: return put(outputFormat)
+        case kAudioConverterDecompressionMagicCookie: return putBytes(decompressionCookie ?? [])
+        case kAudioConverterCompressionMagicCookie: return putBytes(encoder?.magicCookie ?? [])
+        case kAudioConverterEncodeBitRate: return put(encoder!.settings!.bitRate)
+        case kAudioConverterCodecQuality: return put(encoder!.settings!.quality)
+        case kAudioConverterAvailableEncodeBitRates, kAudioConverterApplicableEncodeBitRates:
+            let ranges = encoder!.settings!.availableBitRates
+            ranges.withUnsafeBytes { if let b = $0.baseAddress { out.copyMemory(from: b, byteCount: $0.count) } }
+            ioSize.pointee = UInt32(ranges.count * MemoryLayout<AudioValueRange>.size)
             return noErr
-        case kAudioConverterInputChannelLayout, kAudioConverterOutputChannelLayout:
-            let data = layoutData(input: id == kAudioConverterInputChannelLayout)
-            data.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            ioSize.pointee = UInt32(data.count)
-            return noErr
+        case kAudioConverterPrimeInfo: return put(encoder!.primeInfo)
+        case kAudioConverterPropertyMaximumInputPacketSize, kAudioConverterPropertyMinimumInputBufferSize:
+            return put(maximumInputPacketBytes)
+        case kAudioConverterPropertyMaximumOutputPacketSize, kAudioConverterPropertyMinimumOutputBufferSize:
+            return put(UInt32(encoder!.maximumPacketBytes))
         default:
             return kAudioConverterErr_PropertyNotSupported
         }
     }
 
     func setProperty(_ id: AudioConverterPropertyID, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
-        guard let (_, writable) = propertyInfo(id) else { return kAudioConverterErr_PropertyNotSupported }
-        guard writable else { return kAudioConverterErr_PropertyNotSupported }
-        func uint32() -> UInt32? { size == 4 ? data.loadUnaligned(as: UInt32.self) : nil }
+        guard codecPropertyInfo(id) != nil else { return pcm.setProperty(id, size, data) }
+        guard let (_, writable) = propertyInfo(id), writable else { return kAudioConverterErr_PropertyNotSupported }
         switch id {
-        case kAudioConverterSampleRateConverterQuality:
-            guard let v = uint32() else { return kAudioConverterErr_BadPropertySizeError }
-            quality = min(v, kAudioConverterQuality_Max)
-            rebuildResampler()
-        case kAudioConverterSampleRateConverterComplexity:
-            guard let v = uint32() else { return kAudioConverterErr_BadPropertySizeError }
-            guard [kAudioConverterSampleRateConverterComplexity_Linear, kAudioConverterSampleRateConverterComplexity_Normal,
-                   kAudioConverterSampleRateConverterComplexity_Mastering].contains(v) else {
-                return kAudioConverterErr_PropertyNotSupported  // MinimumPhase is not implemented
-            }
-            complexity = v
-            rebuildResampler()
-        case kAudioConverterPrimeMethod:
-            guard let v = uint32() else { return kAudioConverterErr_BadPropertySizeError }
-            // Only Normal (aligned output, trailing frames synthesised at the end) is implemented.
-            guard v == kConverterPrimeMethod_Normal else { return kAudioConverterErr_PropertyNotSupported }
-            primeMethod = v
-        case kAudioConverterPropertyDithering:
-            guard let v = uint32() else { return kAudioConverterErr_BadPropertySizeError }
-            guard v == 0 || v == kDitherAlgorithm_TPDF else { return kAudioConverterErr_PropertyNotSupported }
-            ditherAlgorithm = v
-        case kAudioConverterPropertyDitherBitDepth:
-            guard let v = uint32() else { return kAudioConverterErr_BadPropertySizeError }
-            ditherBitDepth = v
-        case kAudioConverterChannelMap:
-            guard size == UInt32(output.channels * 4) else { return kAudioConverterErr_BadPropertySizeError }
-            let map = (0..<output.channels).map { data.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self) }
-            return setChannelMap(map)
-        case kAudioConverterInputChannelLayout, kAudioConverterOutputChannelLayout:
-            guard size >= 12 else { return kAudioConverterErr_BadPropertySizeError }
-            let described = Int(data.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-            guard described <= 1024, Int(size) >= 12 + 20 * described else { return kAudioConverterErr_BadPropertySizeError }
-            let bytes = Data(bytes: data, count: Int(size))
-            if id == kAudioConverterInputChannelLayout { inputChannelLayout = bytes } else { outputChannelLayout = bytes }
+        case kAudioConverterDecompressionMagicCookie:
+            return setDecompressionCookie(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
+        case kAudioConverterEncodeBitRate, kAudioConverterCodecQuality:
+            guard size == 4 else { return kAudioConverterErr_BadPropertySizeError }
+            let value = data.loadUnaligned(as: UInt32.self)
+            if id == kAudioConverterEncodeBitRate { encoder!.settings!.bitRate = value } else { encoder!.settings!.quality = value }
+            return noErr
         default:
             return kAudioConverterErr_PropertyNotSupported
         }
-        return noErr
     }
 }

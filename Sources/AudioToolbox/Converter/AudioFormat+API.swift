@@ -1,9 +1,6 @@
-// Audio Format Services (AudioFormat.h), for linear PCM and channel layouts.
+// Audio Format Services (AudioFormat.h): linear PCM, the registered codecs' formats, channel layouts.
 
-/// Formats this implementation can encode and decode (through AudioConverter).
-private let supportedFormatIDs: [AudioFormatID] = [kAudioFormatLinearPCM]
-
-/// Formats Core Audio names but this implementation cannot convert yet (codec issues will add them).
+/// Formats Core Audio names; those with a registered codec convert, the rest are only named.
 private let knownFormatIDs: [AudioFormatID] = [
     kAudioFormatAC3, kAudioFormat60958AC3, kAudioFormatAppleIMA4, kAudioFormatMPEG4AAC, kAudioFormatMPEG4CELP,
     kAudioFormatMPEG4HVXC, kAudioFormatMPEG4TwinVQ, kAudioFormatMACE3, kAudioFormatMACE6, kAudioFormatULaw,
@@ -84,6 +81,10 @@ private func formatValue(_ id: AudioFormatPropertyID, _ size: UInt32, _ spec: Un
         guard let inData else { return .bytes(bytes(of: AudioStreamBasicDescription())) }
         let f = inData.loadUnaligned(as: AudioStreamBasicDescription.self)
         guard f.mFormatID == kAudioFormatLinearPCM else {
+            if let codec = CodecRegistry.entry(f.mFormatID) {
+                guard let d = codec.completeFormat(f, nil) else { return .failure(kAudioFormatUnsupportedDataFormatError) }
+                return .bytes(bytes(of: d))
+            }
             return .failure(knownFormatIDs.contains(f.mFormatID) ? kAudioFormatUnsupportedDataFormatError : kAudioFormatUnknownFormatError)
         }
         guard let d = completedPCM(f) else { return .failure(kAudioFormatUnsupportedDataFormatError) }
@@ -101,8 +102,10 @@ private func formatValue(_ id: AudioFormatPropertyID, _ size: UInt32, _ spec: Un
             return .failure(kAudioFormatBadSpecifierSizeError)
         }
         return .bytes(bytes(of: UInt32(0)))
-    case kAudioFormatProperty_EncodeFormatIDs, kAudioFormatProperty_DecodeFormatIDs:
-        return .bytes(supportedFormatIDs.withUnsafeBytes { Array($0) })
+    case kAudioFormatProperty_EncodeFormatIDs:
+        return .bytes(CodecRegistry.encodeFormatIDs.withUnsafeBytes { Array($0) })
+    case kAudioFormatProperty_DecodeFormatIDs:
+        return .bytes(CodecRegistry.decodeFormatIDs.withUnsafeBytes { Array($0) })
     case kAudioFormatProperty_NumberOfChannelsForLayout:
         guard let spec, let n = channelCount(spec, size: size) else { return .failure(kAudioFormatBadSpecifierSizeError) }
         return .bytes(bytes(of: n))

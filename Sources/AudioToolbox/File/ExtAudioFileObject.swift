@@ -65,14 +65,15 @@ final class ExtAudioFileObject: @unchecked Sendable {
     func setClientFormat(_ f: AudioStreamBasicDescription) -> OSStatus {
         guard PCMFormat(f) != nil else { return kExtAudioFileError_NonPCMClientFormat }
         guard let filePCM = PCMFormat(fileFormat), let clientPCM = PCMFormat(f) else { return kExtAudioFileError_InvalidDataFormat }
-        let rates = forWriting ? AudioConverterObject.checkRates(clientPCM, filePCM) : AudioConverterObject.checkRates(filePCM, clientPCM)
+        let rates = forWriting ? PCMConverter.checkRates(clientPCM, filePCM) : PCMConverter.checkRates(filePCM, clientPCM)
         if rates != noErr { return rates }
         if let converterHandle { _ = AudioConverterObject.handles.remove(UnsafeMutableRawPointer(converterHandle), as: AudioConverterObject.self) }
         converter = nil
         converterHandle = nil
         clientFormat = f
         if !f.isBitwiseEqual(to: fileFormat) {
-            let c = forWriting ? AudioConverterObject(input: clientPCM, output: filePCM) : AudioConverterObject(input: filePCM, output: clientPCM)
+            let made = forWriting ? AudioConverterObject.make(input: f, output: fileFormat) : AudioConverterObject.make(input: fileFormat, output: f)
+            guard case .success(let c) = made else { return kExtAudioFileError_InvalidDataFormat }
             converter = c
             converterHandle = OpaquePointer(AudioConverterObject.handles.add(c))
         }
@@ -107,14 +108,10 @@ final class ExtAudioFileObject: @unchecked Sendable {
             capacity = min(capacity, Int(b.mDataByteSize) / clientPCM.bytesPerFrame)
         }
         if let converter {
-            switch converter.fill(list, capacity: capacity, proc: Self.readProc, userData: Unmanaged.passUnretained(self).toOpaque()) {
-            case .produced(let n):
-                clientFrame += Int64(n)
-                return (n, noErr)
-            case .failed(let n, let status):
-                clientFrame += Int64(n)
-                return (n, status)
-            }
+            let (n, status) = converter.fill(list, capacity: capacity, descriptions: nil, proc: Self.readProc,
+                                             userData: Unmanaged.passUnretained(self).toOpaque())
+            clientFrame += Int64(n)
+            return (n, status)
         }
         let bpp = Int64(clientPCM.bytesPerFrame)
         let n = Int(min(Int64(capacity), max(0, readEnd - filePacket)))
@@ -187,13 +184,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
         var outList = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(filePCM.channels),
                                                                                 mDataByteSize: UInt32(chunk * filePCM.bytesPerFrame), mData: scratch))
         while true {
-            let result = converter.fill(UnsafeMutableAudioBufferListPointer(&outList), capacity: chunk, proc: Self.writeProc,
-                                        userData: Unmanaged.passUnretained(self).toOpaque())
-            let (n, status): (Int, OSStatus)
-            switch result {
-            case .produced(let p): (n, status) = (p, noErr)
-            case .failed(let p, let s): (n, status) = (p, s)
-            }
+            let (n, status) = converter.fill(UnsafeMutableAudioBufferListPointer(&outList), capacity: chunk, descriptions: nil,
+                                             proc: Self.writeProc, userData: Unmanaged.passUnretained(self).toOpaque())
             if n > 0 {
                 let w = file.writeBytes(at: writePacket * file.bytesPerPacket, count: n * filePCM.bytesPerFrame, from: scratch)
                 guard w == noErr else { return w }

@@ -87,7 +87,7 @@ final class AudioQueueObject: @unchecked Sendable {
     var gain: Float = 1
     var pendingVolume: Float = .nan
     /// Queue format <-> planar Float32, same rate: used in place on the device thread.
-    let converter: AudioConverterObject
+    let converter: PCMConverter
     let byteList: UnsafeMutableAudioBufferListPointer
     /// Input queues: where the I/O unit renders captured audio (planar Float32, in the scratch area).
     let captureList: UnsafeMutableAudioBufferListPointer
@@ -121,7 +121,7 @@ final class AudioQueueObject: @unchecked Sendable {
     static func validate(_ f: AudioStreamBasicDescription) -> (PCMFormat?, OSStatus) {
         guard f.mFormatID == kAudioFormatLinearPCM else { return (nil, kAudioFormatUnsupportedDataFormatError) }
         guard let pcm = PCMFormat(f), pcm.isInterleaved || pcm.channels == 1 else { return (nil, kAudioFormatUnsupportedDataFormatError) }
-        guard AudioConverterObject.checkRates(input: f.mSampleRate, output: f.mSampleRate) == noErr else {
+        guard PCMConverter.checkRates(input: f.mSampleRate, output: f.mSampleRate) == noErr else {
             return (nil, kAudioFormatUnsupportedDataFormatError)
         }
         return (pcm, noErr)
@@ -134,8 +134,8 @@ final class AudioQueueObject: @unchecked Sendable {
         self.callback = callback
         self.target = target
         floatFormat = PCMFormat(OCAFormat.canonical(sampleRate: pcm.description.mSampleRate, channels: UInt32(pcm.channels)))!
-        converter = direction == .output ? AudioConverterObject(input: pcm, output: floatFormat)
-                                         : AudioConverterObject(input: floatFormat, output: pcm)
+        converter = direction == .output ? PCMConverter(input: pcm, output: floatFormat)
+                                         : PCMConverter(input: floatFormat, output: pcm)
         byteList = AudioBufferList.allocate(maximumBuffers: 1)
         captureList = AudioBufferList.allocate(maximumBuffers: pcm.channels)
         scratchSamples = .allocate(capacity: pcm.channels * Self.maximumFramesPerSlice)

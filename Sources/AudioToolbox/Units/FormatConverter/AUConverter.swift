@@ -11,7 +11,7 @@ final class AUConverter: AUBase, @unchecked Sendable {
         componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_AUConverter,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 
-    private var converter: AudioConverterObject?
+    private var converter: PCMConverter?
     private var complexity = kAudioConverterSampleRateConverterComplexity_Normal
     /// Render-time state handed to the input proc.
     private var renderFlags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?
@@ -32,10 +32,10 @@ final class AUConverter: AUBase, @unchecked Sendable {
 
     override func initializeUnit() -> OSStatus {
         guard let input = PCMFormat(inputs[0].format), let output = PCMFormat(outputs[0].format),
-              AudioConverterObject.checkRates(input, output) == noErr else {
+              PCMConverter.checkRates(input, output) == noErr else {
             return kAudioUnitErr_FormatNotSupported
         }
-        let c = AudioConverterObject(input: input, output: output)
+        let c = PCMConverter(input: input, output: output)
         c.quality = renderQuality
         c.complexity = complexity
         c.rebuildResampler()

@@ -1,0 +1,25 @@
+/// A codec's decoding half: compressed packets in, interleaved linear PCM (`pcmFormat`) out. Made by the
+/// codec's entry from the stream's description and magic cookie; one converter uses it on one thread.
+protocol PacketDecoder: AnyObject {
+    /// The PCM it produces: interleaved, one of the layouts PCMFormat accepts.
+    var pcmFormat: AudioStreamBasicDescription { get }
+    /// The most frames one packet decodes to.
+    var maximumFramesPerPacket: Int { get }
+    /// Decodes `packetCount` whole packets laid end to end in `data` (a variable-bit-rate stream always
+    /// passes one) into `pcm`, which has room for `capacityFrames` frames; returns the frames written.
+    func decode(_ data: UnsafeRawBufferPointer, packetCount: Int, into pcm: UnsafeMutableRawPointer,
+                capacityFrames: Int) throws(OSStatusError) -> Int
+    /// Forgets the state carried between packets (the converter was reset, the reader seeked).
+    func reset()
+    /// Takes the stream's magic cookie (a client sets kAudioConverterDecompressionMagicCookie after
+    /// creating the converter); `pcmFormat` may change with it.
+    func setMagicCookie(_ cookie: [UInt8]) throws(OSStatusError)
+}
+
+extension PacketDecoder {
+    func setMagicCookie(_ cookie: [UInt8]) throws(OSStatusError) {}
+}
+
+/// Apple's AudioCodec status for a packet a decoder cannot make sense of ('bada'): the converter
+/// conceals such a packet with silence and goes on; any other status stops the conversion.
+let kCodecBadDataStatus: OSStatus = 0x6261_6461

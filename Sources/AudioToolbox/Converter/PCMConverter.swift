@@ -1,0 +1,320 @@
+import AudioDSP
+
+/// The linear PCM stage of every AudioConverter: the whole converter between two PCM formats, and the
+/// step between a codec's PCM and the client's when one side is compressed. Samples are decoded
+/// to Double (exact for every integer layout up to 32 bits and for Float32), routed through the
+/// channel map, resampled in Float32 when the rates differ, and encoded with rounding, clipping and
+/// optional TPDF dither. All working memory is allocated at creation (and when a property that
+/// changes the pipeline is set), so conversion itself never allocates.
+final class PCMConverter: @unchecked Sendable {
+    /// Frames converted per internal step (fewer when upsampling by a large ratio, so that the resampled
+    /// buffers stay near this size).
+    static let chunkFrames = 1024
+    /// The widest rate ratio taken either way: more than any real pair (8 kHz <-> 768 kHz is 96), and it
+    /// bounds the filter length and buffers a hostile file's sample rate can ask for.
+    static let maximumRateRatio = 256.0
+    /// The highest sample rate anywhere in the engine (64 x 48 kHz, as the file parsers accept).
+    static let maximumSampleRate = 3_072_000.0
+
+    /// Apple's codes for rates the converter refuses: outside (0, 3.072 MHz], not finite, or a ratio past
+    /// `maximumRateRatio` (the rate that is too far from the other is the one reported).
+    static func checkRates(input: Double, output: Double) -> OSStatus {
+        guard input > 0, input <= maximumSampleRate else { return kAudioConverterErr_InputSampleRateOutOfRange }
+        guard output > 0, output <= maximumSampleRate else { return kAudioConverterErr_OutputSampleRateOutOfRange }
+        if output / input > maximumRateRatio { return input < output ? kAudioConverterErr_InputSampleRateOutOfRange
+                                                                       : kAudioConverterErr_OutputSampleRateOutOfRange }
+        if input / output > maximumRateRatio { return kAudioConverterErr_OutputSampleRateOutOfRange }
+        return noErr
+    }
+
+    static func checkRates(_ input: PCMFormat, _ output: PCMFormat) -> OSStatus {
+        checkRates(input: input.description.mSampleRate, output: output.description.mSampleRate)
+    }
+
+    /// Input frames per internal step.
+    let chunk: Int
+
+    let input: PCMFormat
+    let output: PCMFormat
+    /// The converter reference an input proc receives: the public converter that owns this stage.
+    var procHandle: AudioConverterRef?
+
+    // Settings (properties).
+    /// For each output channel, the input channel it takes, or -1 for silence.
+    private(set) var channelMap: [Int32]
+    /// Default route of several input channels into one output: their average.
+    private(set) var mixesToMono: Bool
+    var quality = kAudioConverterQuality_High
+    var complexity = kAudioConverterSampleRateConverterComplexity_Normal
+    var primeMethod = kConverterPrimeMethod_Normal
+    var ditherAlgorithm: UInt32 = 0
+    var ditherBitDepth: UInt32 = 0
+    var inputChannelLayout: Data?
+    var outputChannelLayout: Data?
+
+    // Working memory.
+    private let decoded: UnsafeMutablePointer<Double>          // input channels x chunk
+    private let mapped: UnsafeMutablePointer<Double>           // output channels x chunk
+    private let resampled: UnsafeMutablePointer<Double>        // output channels x resampledCapacity
+    private let floatIn: UnsafeMutablePointer<Float>           // output channels x chunk
+    private let floatOut: UnsafeMutablePointer<Float>          // output channels x resampledCapacity
+    private let floatInPointers: UnsafeMutablePointer<UnsafePointer<Float>>
+    private let floatOutPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    private let resampledCapacity: Int
+    private var resampler: SampleRateConverter?
+    private let dither = UnsafeMutablePointer<TPDFDither>.allocate(capacity: 1)
+
+    // Pull-model state (AudioConverterFillComplexBuffer).
+    private let inputList: UnsafeMutableAudioBufferListPointer
+    private let packetDescriptions = UnsafeMutablePointer<UnsafeMutablePointer<AudioStreamPacketDescription>?>.allocate(capacity: 1)
+    /// Frames the input proc gave that are not consumed yet, and where they start.
+    private var pendingFrames = 0
+    private var pendingOffset = 0
+    private var inputEnded = false
+    /// Resampled output waiting to be delivered.
+    private var resampledFrames = 0
+    private var resampledOffset = 0
+
+    var sampleRatesDiffer: Bool { input.description.mSampleRate != output.description.mSampleRate }
+
+    init(input: PCMFormat, output: PCMFormat) {
+        self.input = input
+        self.output = output
+        precondition(Self.checkRates(input, output) == noErr, "rates are checked before a converter is made")
+        let ratio = output.description.mSampleRate / input.description.mSampleRate
+        let chunk = ratio <= 8 ? Self.chunkFrames : max(16, Int(Double(8 * Self.chunkFrames) / ratio))
+        self.chunk = chunk
+        decoded = .allocate(capacity: input.channels * chunk)
+        mapped = .allocate(capacity: output.channels * chunk)
+        floatIn = .allocate(capacity: output.channels * chunk)
+        resampledCapacity = Int((Double(chunk) * ratio).rounded(.up)) + 64
+        resampled = .allocate(capacity: output.channels * resampledCapacity)
+        floatOut = .allocate(capacity: output.channels * resampledCapacity)
+        floatInPointers = .allocate(capacity: output.channels)
+        floatOutPointers = .allocate(capacity: output.channels)
+        for c in 0..<output.channels {
+            floatInPointers[c] = UnsafePointer(floatIn + c * chunk)
+            floatOutPointers[c] = floatOut + c * resampledCapacity
+        }
+        dither.initialize(to: TPDFDither())
+        inputList = AudioBufferList.allocate(maximumBuffers: input.bufferCount)
+        (channelMap, mixesToMono) = Self.defaultChannelMap(inputs: input.channels, outputs: output.channels)
+        rebuildResampler()
+    }
+
+    deinit {
+        decoded.deallocate(); mapped.deallocate(); resampled.deallocate()
+        floatIn.deallocate(); floatOut.deallocate()
+        floatInPointers.deallocate(); floatOutPointers.deallocate()
+        dither.deallocate()
+        packetDescriptions.deallocate()
+        free(inputList.unsafeMutablePointer)
+    }
+
+    /// Equal counts map one to one; mono fans out to every output; several inputs into one output are
+    /// averaged; otherwise the first channels map across and extra outputs are silent.
+    static func defaultChannelMap(inputs: Int, outputs: Int) -> ([Int32], Bool) {
+        if inputs == 1 { return (Array(repeating: 0, count: outputs), false) }
+        if outputs == 1 { return ([0], true) }
+        return ((0..<outputs).map { $0 < inputs ? Int32($0) : -1 }, false)
+    }
+
+    func setChannelMap(_ map: [Int32]) -> OSStatus {
+        guard map.count == output.channels, map.allSatisfy({ $0 >= -1 && Int($0) < input.channels }) else {
+            return kAudio_ParamError
+        }
+        channelMap = map
+        mixesToMono = false
+        return noErr
+    }
+
+    /// Takes the client-set properties of the stage this one replaces (a cookie changed the codec's PCM).
+    func copySettings(from other: PCMConverter) {
+        quality = other.quality
+        complexity = other.complexity
+        primeMethod = other.primeMethod
+        ditherAlgorithm = other.ditherAlgorithm
+        ditherBitDepth = other.ditherBitDepth
+        outputChannelLayout = other.outputChannelLayout
+        if other.input.channels == input.channels && !other.mixesToMono { _ = setChannelMap(other.channelMap) }
+        rebuildResampler()
+    }
+
+    /// (Re)creates the sample-rate converter for the current quality and complexity.
+    func rebuildResampler() {
+        guard sampleRatesDiffer else { resampler = nil; return }
+        let algorithm: SampleRateConverterAlgorithm = complexity == kAudioConverterSampleRateConverterComplexity_Linear ? .linear : .sinc
+        var q: SampleRateConverterQuality
+        switch quality {
+        case 0x70...: q = .max
+        case 0x50..<0x70: q = .high
+        case 0x30..<0x50: q = .medium
+        case 0x10..<0x30: q = .low
+        default: q = .min
+        }
+        if complexity == kAudioConverterSampleRateConverterComplexity_Mastering { q = .max }
+        resampler = SampleRateConverter(inputRate: input.description.mSampleRate, outputRate: output.description.mSampleRate,
+                                        channels: output.channels, quality: q, algorithm: algorithm)
+        reset()
+    }
+
+    var latencyFrames: Int { resampler?.latencyInputFrames ?? 0 }
+
+    func reset() {
+        resampler?.reset()
+        pendingFrames = 0
+        pendingOffset = 0
+        inputEnded = false
+        resampledFrames = 0
+        resampledOffset = 0
+        dither.pointee = TPDFDither()
+    }
+
+    // MARK: Stages
+
+    /// Decodes `frames` (<= chunk) input frames starting at `frame`, then routes them to the output
+    /// channels in `mapped`.
+    private func decodeAndMap(_ list: UnsafeMutableAudioBufferListPointer, frame: Int, frames: Int) {
+        for c in 0..<input.channels {
+            guard let p = input.samplePointer(list, channel: c, frame: frame) else {
+                (decoded + c * chunk).update(repeating: 0, count: frames)
+                continue
+            }
+            PCMSampleCodec.decode(p, strideBytes: input.bytesPerFrame, count: frames, layout: input.layout, into: decoded + c * chunk)
+        }
+        if mixesToMono {
+            let scale = 1 / Double(input.channels)
+            for i in 0..<frames {
+                var sum = 0.0
+                for c in 0..<input.channels { sum += decoded[c * chunk + i] }
+                mapped[i] = sum * scale
+            }
+            return
+        }
+        for c in 0..<output.channels {
+            let source = Int(channelMap[c])
+            if source < 0 {
+                (mapped + c * chunk).update(repeating: 0, count: frames)
+            } else {
+                (mapped + c * chunk).update(from: decoded + source * chunk, count: frames)
+            }
+        }
+    }
+
+    /// Encodes `frames` frames from per-channel Doubles (`stride` apart) into the output list at `frame`.
+    private func encode(_ source: UnsafeMutablePointer<Double>, stride: Int, frames: Int,
+                        into list: UnsafeMutableAudioBufferListPointer, frame: Int) {
+        let ditherState: UnsafeMutablePointer<TPDFDither>? = shouldDither ? dither : nil
+        for c in 0..<output.channels {
+            guard let p = output.samplePointer(list, channel: c, frame: frame) else { continue }
+            PCMSampleCodec.encode(source + c * stride, count: frames, layout: output.layout, into: p,
+                                  strideBytes: output.bytesPerFrame, dither: ditherState)
+        }
+    }
+
+    /// Dither applies when asked for and the output is an integer narrower than the input's precision.
+    private var shouldDither: Bool {
+        ditherAlgorithm == kDitherAlgorithm_TPDF && !output.layout.isFloat
+            && (input.layout.isFloat || input.layout.validBits > output.layout.validBits)
+    }
+
+    /// Same-rate conversion of `frames` frames between two lists, at frame offsets.
+    func convertDirect(from inList: UnsafeMutableAudioBufferListPointer, inFrame: Int,
+                       to outList: UnsafeMutableAudioBufferListPointer, outFrame: Int, frames: Int) {
+        var done = 0
+        while done < frames {
+            let n = min(chunk, frames - done)
+            decodeAndMap(inList, frame: inFrame + done, frames: n)
+            encode(mapped, stride: chunk, frames: n, into: outList, frame: outFrame + done)
+            done += n
+        }
+    }
+
+    // MARK: Pull model
+
+    enum PullResult { case produced(Int), failed(Int, OSStatus) }
+
+    /// AudioConverterFillComplexBuffer: fills up to `capacity` output frames, calling the input proc
+    /// when it needs more input. Ends early when the input ends (0 packets) or the proc fails.
+    func fill(_ list: UnsafeMutableAudioBufferListPointer, capacity: Int, proc: AudioConverterComplexInputDataProc,
+              userData: UnsafeMutableRawPointer?) -> PullResult {
+        var produced = 0
+        while produced < capacity {
+            if let resampler {
+                if resampledFrames > 0 {
+                    let n = min(resampledFrames, capacity - produced)
+                    encode(resampled + resampledOffset, stride: resampledCapacity, frames: n, into: list, frame: produced)
+                    resampledOffset += n
+                    resampledFrames -= n
+                    produced += n
+                    continue
+                }
+                if resampler.isFinished { break }
+                if pendingFrames == 0 && !inputEnded {
+                    let status = pullInput(proc, userData)
+                    if status != noErr { return .failed(produced, status) }
+                    continue
+                }
+                // Feed up to a chunk of input (or the end-of-input flush) and collect what comes out.
+                let n = min(pendingFrames, chunk)
+                if n > 0 { decodeAndMap(inputList, frame: pendingOffset, frames: n) }
+                for c in 0..<output.channels {
+                    let src = mapped + c * chunk, dst = floatIn + c * chunk
+                    for i in 0..<n { dst[i] = Float(src[i]) }
+                }
+                let (consumed, made) = resampler.process(input: n > 0 ? UnsafePointer(floatInPointers) : nil, inputFrames: n,
+                                                         endOfInput: inputEnded && n == pendingFrames,
+                                                         output: UnsafePointer(floatOutPointers), outputCapacity: resampledCapacity)
+                pendingOffset += consumed
+                pendingFrames -= consumed
+                for c in 0..<output.channels {
+                    let src = floatOut + c * resampledCapacity, dst = resampled + c * resampledCapacity
+                    for i in 0..<made { dst[i] = Double(src[i]) }
+                }
+                resampledOffset = 0
+                resampledFrames = made
+                if consumed == 0 && made == 0 {
+                    // No progress: a resampler that cannot take input or give output would spin.
+                    if inputEnded { break }
+                    return .failed(produced, kAudioConverterErr_UnspecifiedError)
+                }
+                continue
+            }
+            if pendingFrames == 0 {
+                if inputEnded { break }
+                let status = pullInput(proc, userData)
+                if status != noErr { return .failed(produced, status) }
+                continue
+            }
+            let n = min(pendingFrames, capacity - produced)
+            convertDirect(from: inputList, inFrame: pendingOffset, to: list, outFrame: produced, frames: n)
+            pendingOffset += n
+            pendingFrames -= n
+            produced += n
+        }
+        return .produced(produced)
+    }
+
+    /// Asks the input proc for more input; marks the end of input on 0 packets.
+    private func pullInput(_ proc: AudioConverterComplexInputDataProc, _ userData: UnsafeMutableRawPointer?) -> OSStatus {
+        inputList.count = input.bufferCount
+        for b in 0..<input.bufferCount {
+            inputList[b] = AudioBuffer(mNumberChannels: UInt32(input.isInterleaved ? input.channels : 1), mDataByteSize: 0, mData: nil)
+        }
+        var packets = UInt32(chunk)
+        packetDescriptions.pointee = nil
+        let status = proc(procHandle ?? OpaquePointer(Unmanaged.passUnretained(self).toOpaque()), &packets, inputList.unsafeMutablePointer, packetDescriptions, userData)
+        guard status == noErr else { return status }
+        // Trust no count beyond what the buffers hold.
+        var frames = Int(packets)
+        for b in 0..<min(inputList.count, input.bufferCount) {
+            frames = min(frames, Int(inputList[b].mDataByteSize) / input.bytesPerFrame)
+            if inputList[b].mData == nil { frames = 0 }
+        }
+        if inputList.count < input.bufferCount { frames = 0 }
+        if frames == 0 { inputEnded = true }
+        pendingFrames = frames
+        pendingOffset = 0
+        return noErr
+    }
+}
