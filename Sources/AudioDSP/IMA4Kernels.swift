@@ -1,7 +1,10 @@
 /// Apple IMA4 ADPCM ('ima4'): each packet holds 64 frames, one 34-byte block per channel: a big-endian
 /// 16-bit header (the predictor's top 9 bits, then the 7-bit step index) and 32 bytes of 4-bit codes,
-/// first sample in the low nibble. The arithmetic is the IMA ADPCM reference's, as ffmpeg's
-/// adpcm_ima_qt codec implements it, so decoding matches ffmpeg's sample for sample.
+/// first sample in the low nibble. The arithmetic is the IMA ADPCM reference's (as in ffmpeg's
+/// adpcm_ima_qt). Every packet starts from its own header, in the encoder as in the decoder, so any
+/// packet decodes alone and a seek lands on the same samples as a decode from the start. (ffmpeg's
+/// decoder keeps its running predictor when the header is within 127 of it, so its output can differ
+/// from this by a constant of at most 127 within a packet.)
 public enum IMA4Kernels {
     public static let framesPerPacket = 64
     public static let bytesPerChannelBlock = 34
@@ -38,18 +41,13 @@ public enum IMA4Kernels {
         return Int16(state.predictor)
     }
 
-    /// Decodes one channel's 34-byte block into 64 samples written `stride` apart. The header restarts the
-    /// predictor unless the running one is within its 7 dropped bits at the same step (ffmpeg's rule: the
-    /// running value is the more precise one); a step index past 88 is clamped.
+    /// Decodes one channel's 34-byte block into 64 samples written `stride` apart, starting from the
+    /// block's header (a step index past 88 is clamped); `state` ends as the block leaves it.
     public static func decodeBlock(_ block: UnsafePointer<UInt8>, state: inout ChannelState,
                                    into out: UnsafeMutablePointer<Int16>, stride: Int) {
         let header = Int32(Int16(bitPattern: UInt16(block[0]) << 8 | UInt16(block[1])))
-        let stepIndex = min(header & 0x7F, 88)
-        let predictor = header & ~0x7F
-        if state.stepIndex != stepIndex || abs(predictor - state.predictor) > 0x7F {
-            state.stepIndex = stepIndex
-            state.predictor = predictor
-        }
+        state.stepIndex = min(header & 0x7F, 88)
+        state.predictor = header & ~0x7F
         for i in 0..<32 {
             let byte = Int32(block[2 + i])
             out[(2 * i) * stride] = expand(&state, byte & 0x0F)
@@ -76,10 +74,12 @@ public enum IMA4Kernels {
         return code
     }
 
-    /// Encodes 64 samples (`stride` apart) into one channel's 34-byte block, continuing `state`.
+    /// Encodes 64 samples (`stride` apart) into one channel's 34-byte block, continuing `state`'s step
+    /// and restarting from the predictor's top 9 bits, which is all the header can carry to a decoder.
     public static func encodeBlock(_ samples: UnsafePointer<Int16>, stride: Int, state: inout ChannelState,
                                    into block: UnsafeMutablePointer<UInt8>) {
         let header = UInt16(truncatingIfNeeded: state.predictor) & 0xFF80 | UInt16(state.stepIndex)
+        state.predictor = Int32(Int16(bitPattern: header & 0xFF80))
         block[0] = UInt8(header >> 8)
         block[1] = UInt8(header & 0xFF)
         for i in 0..<32 {

@@ -15,4 +15,7 @@ struct CodecEntry: Sendable {
     var encodeSampleRates: [Double] = []
     /// The most channels the encoder takes.
     var maximumEncodeChannels: UInt32 = 8
+    /// Packets to decode and discard before a seek target's packet so the decoder's state has settled
+    /// (overlapped transforms, MP3's bit reservoir); 0 when every packet decodes alone.
+    var seekPrerollPackets = 0
 }

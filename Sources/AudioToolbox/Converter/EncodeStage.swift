@@ -16,6 +16,10 @@ final class EncodeStage {
     private var pendingIndex = 0
     private var inputEnded = false
     private var finished = false
+    /// PCM frames handed to the encoder since the start (the valid frames of what it made).
+    private(set) var encodedInputFrames: Int64 = 0
+    /// Frames the emitted packets decode to (priming, valid and padding together).
+    private(set) var emittedFrames: Int64 = 0
     var isConstantBitRate: Bool { format.mBytesPerPacket > 0 }
 
     init?(format: AudioStreamBasicDescription, encoder: PacketEncoder) {
@@ -42,10 +46,13 @@ final class EncodeStage {
         pendingIndex = 0
         inputEnded = false
         finished = false
+        encodedInputFrames = 0
+        emittedFrames = 0
     }
 
     private func collect(_ bytes: UnsafeRawBufferPointer, _ frames: Int) {
         if isConstantBitRate {
+            emittedFrames += Int64(bytes.count / Int(format.mBytesPerPacket) * max(encoder.framesPerPacket, 1))
             // A run of whole packets: split so each can be delivered alone.
             let size = Int(format.mBytesPerPacket), perPacket = max(encoder.framesPerPacket, 1)
             var left = frames
@@ -54,6 +61,8 @@ final class EncodeStage {
                 left -= perPacket
             }
         } else {
+            // A packet decodes to the format's frames per packet, or (FLAC) to the frames it says.
+            emittedFrames += Int64(format.mFramesPerPacket > 0 ? Int(format.mFramesPerPacket) : frames)
             pending.append((pendingBytes.count, bytes.count, frames))
         }
         pendingBytes.append(contentsOf: bytes)
@@ -78,7 +87,7 @@ final class EncodeStage {
                 }
                 pendingBytes.withUnsafeBytes { (out + bytes).copyMemory(from: $0.baseAddress! + p.offset, byteCount: p.size) }
                 descriptions?[packets] = AudioStreamPacketDescription(mStartOffset: Int64(bytes),
-                                                                      mVariableFramesInPacket: isConstantBitRate ? 0 : UInt32(p.frames),
+                                                                      mVariableFramesInPacket: format.mFramesPerPacket > 0 ? 0 : UInt32(p.frames),
                                                                       mDataByteSize: UInt32(p.size))
                 bytes += p.size
                 packets += 1
@@ -108,6 +117,7 @@ final class EncodeStage {
             do throws(OSStatusError) {
                 if stagedFrames > 0 && (stagedFrames == batchFrames || inputEnded) {
                     try encoder.encode(UnsafeRawPointer(staging), frames: stagedFrames, emit: collect)
+                    encodedInputFrames += Int64(stagedFrames)
                     stagedFrames = 0
                 }
                 if inputEnded && stagedFrames == 0 {

@@ -68,7 +68,7 @@ public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTy
     outAudioFile.pointee = nil
     guard let container = AudioFileObject.containers[inFileType] else { return kAudioFileUnsupportedFileTypeError }
     // The format first: a refused one leaves no file behind and an existing one untouched.
-    if case .failure(let e) = container.create(format: inFormat.pointee, channelLayout: nil) { return e.status }
+    if case .failure(let e) = container.create(format: inFormat.pointee, channelLayout: nil, magicCookie: nil) { return e.status }
     let flags = O_RDWR | O_CREAT | (inFlags.contains(.eraseFile) ? 0 : O_EXCL)
     switch openDescriptor(inFileRef, flags: flags) {
     case .failure(let e): return e.status == kAudio_FileNotFoundError ? kAudio_BadFilePathError : e.status
@@ -156,8 +156,9 @@ public func AudioFileWriteBytes(_ inAudioFile: AudioFileID, _ inUseCache: Bool, 
     }
 }
 
-/// Reads whole packets (PCM frames). `ioNumBytes` is the buffer's size on entry and the bytes read on
-/// exit; `ioNumPackets` likewise for packets. Past the end: 0 packets and noErr (end of file).
+/// Reads whole packets. `ioNumBytes` is the buffer's size on entry and the bytes read on exit;
+/// `ioNumPackets` likewise for packets. Variable-bit-rate data needs `outPacketDescriptions` to be found
+/// in the buffer. Past the end: 0 packets and noErr (end of file).
 @discardableResult
 public func AudioFileReadPacketData(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _ ioNumBytes: UnsafeMutablePointer<UInt32>,
                                     _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?,
@@ -165,30 +166,11 @@ public func AudioFileReadPacketData(_ inAudioFile: AudioFileID, _ inUseCache: Bo
                                     _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
     withFile(inAudioFile) { f in
         guard inStartingPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
-        let available = max(0, f.packetCount - inStartingPacket)
-        let fit = Int64(ioNumBytes.pointee) / f.bytesPerPacket
-        let packets = min(Int64(ioNumPackets.pointee), available, fit)
-        guard let outBuffer else {
-            ioNumPackets.pointee = UInt32(packets)
-            ioNumBytes.pointee = UInt32(packets * f.bytesPerPacket)
-            return noErr
-        }
-        if packets == 0 {
-            ioNumPackets.pointee = 0
-            ioNumBytes.pointee = 0
-            return available == 0 || fit > 0 ? noErr : kAudioFileBadPropertySizeError
-        }
-        let (n, _) = f.readBytes(at: inStartingPacket * f.bytesPerPacket, count: Int(packets * f.bytesPerPacket), into: outBuffer)
-        let whole = Int64(n) / f.bytesPerPacket
-        ioNumPackets.pointee = UInt32(whole)
-        ioNumBytes.pointee = UInt32(whole * f.bytesPerPacket)
-        if let outPacketDescriptions {
-            for i in 0..<Int(whole) {
-                outPacketDescriptions[i] = AudioStreamPacketDescription(mStartOffset: Int64(i) * f.bytesPerPacket,
-                                                                        mVariableFramesInPacket: 0, mDataByteSize: UInt32(f.bytesPerPacket))
-            }
-        }
-        return noErr
+        let (packets, bytes, status) = f.readPackets(from: inStartingPacket, count: Int(ioNumPackets.pointee), capacity: Int(ioNumBytes.pointee),
+                                                     into: outBuffer, descriptions: outPacketDescriptions)
+        ioNumPackets.pointee = UInt32(packets)
+        ioNumBytes.pointee = UInt32(bytes)
+        return status
     }
 }
 
@@ -204,15 +186,15 @@ public func AudioFileReadPackets(_ inAudioFile: AudioFileID, _ inUseCache: Bool,
 }
 
 /// Writes packets at `inStartingPacket`. For constant-bit-rate data `inNumBytes` is not needed to
-/// find the packets, so a call that passes the packet count there (as the book's chapter 6 does) works.
+/// find the packets, so a call that passes the packet count there (as the book's chapter 6 does) works;
+/// variable-bit-rate packets are appended and need their descriptions.
 @discardableResult
 public func AudioFileWritePackets(_ inAudioFile: AudioFileID, _ inUseCache: Bool, _ inNumBytes: UInt32,
                                   _ inPacketDescriptions: UnsafePointer<AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
                                   _ ioNumPackets: UnsafeMutablePointer<UInt32>, _ inBuffer: UnsafeRawPointer) -> OSStatus {
     withFile(inAudioFile) { f in
-        guard inStartingPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
-        let bytes = Int64(ioNumPackets.pointee) * f.bytesPerPacket
-        let status = f.writeBytes(at: inStartingPacket * f.bytesPerPacket, count: Int(bytes), from: inBuffer)
+        let status = f.writePackets(at: inStartingPacket, count: Int(ioNumPackets.pointee), bytes: Int(inNumBytes), from: inBuffer,
+                                    descriptions: inPacketDescriptions)
         if status != noErr { ioNumPackets.pointee = 0 }
         return status
     }

@@ -16,8 +16,9 @@ extension AudioFileObject {
         case kAudioFilePropertyBitRate: return (4, false)
         case kAudioFilePropertyEstimatedDuration: return (8, false)
         case kAudioFilePropertyMagicCookieData:
-            guard let cookie = layout.magicCookie else { return nil }
-            return (UInt32(cookie.count), false)
+            let settable = writable && layout.dataByteCount == 0 && layout.fileType == kAudioFileCAFType
+            guard let cookie = layout.magicCookie else { return settable ? (0, true) : nil }
+            return (UInt32(cookie.count), settable)
         case kAudioFilePropertyChannelLayout:
             guard let l = layout.channelLayout else { return writable && layout.dataByteCount == 0 ? (0, true) : nil }
             return (UInt32(l.count), writable && layout.dataByteCount == 0)
@@ -30,7 +31,9 @@ extension AudioFileObject {
             guard layout.fileType == kAudioFileCAFType, let (_, regions, _) = CAFMarkers.regions(layout) else { return nil }
             return (UInt32(CAFMarkers.regionListSize(regions)), false)
         case kAudioFilePropertyPacketTableInfo:
-            return layout.packetTable == nil ? nil : (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), false)
+            let settable = writable && layout.fileType == kAudioFileCAFType
+            guard layout.packetTable != nil || isVariable || settable else { return nil }
+            return (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), settable)
         case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
             return (UInt32(MemoryLayout<AudioFramePacketTranslation>.size), false)
         case kAudioFilePropertyByteToPacket, kAudioFilePropertyPacketToByte:
@@ -53,12 +56,19 @@ extension AudioFileObject {
         case kAudioFilePropertyFileFormat: return put(layout.fileType)
         case kAudioFilePropertyDataFormat: return put(f)
         case kAudioFilePropertyIsOptimized: return put(UInt32(1))
-        case kAudioFilePropertyMaximumPacketSize, kAudioFilePropertyPacketSizeUpperBound: return put(f.mBytesPerPacket)
+        case kAudioFilePropertyMaximumPacketSize: return put(maximumPacketSize)
+        case kAudioFilePropertyPacketSizeUpperBound:
+            // Without reading every packet: the largest seen, or a bound from the frames a packet holds.
+            return put(isVariable ? max(maximumPacketSize, 1) : f.mBytesPerPacket)
         case kAudioFilePropertySourceBitDepth: return put(f.mBitsPerChannel)
         case kAudioFilePropertyAudioDataByteCount: return put(UInt64(layout.dataByteCount))
         case kAudioFilePropertyAudioDataPacketCount: return put(UInt64(packetCount))
         case kAudioFilePropertyDataOffset: return put(layout.dataOffset)
-        case kAudioFilePropertyBitRate: return put(UInt32((f.mSampleRate * Double(f.mBytesPerFrame) * 8).rounded()))
+        case kAudioFilePropertyBitRate:
+            // Data bits over the playing time (exact for linear PCM, an average for compressed data).
+            let seconds = Double(totalFrames) / f.mSampleRate
+            if f.mFormatID == kAudioFormatLinearPCM || seconds <= 0 { return put(UInt32((f.mSampleRate * Double(f.mBytesPerFrame) * 8).rounded())) }
+            return put(UInt32(min(Double(UInt32.max), (Double(layout.dataByteCount) * 8 / seconds).rounded())))
         case kAudioFilePropertyEstimatedDuration: return put(Double(playableRange.count) / f.mSampleRate)  // valid frames only
         case kAudioFilePropertyMagicCookieData, kAudioFilePropertyChannelLayout:
             let bytes = (id == kAudioFilePropertyMagicCookieData ? layout.magicCookie : layout.channelLayout) ?? []
@@ -72,28 +82,57 @@ extension AudioFileObject {
             return put(UnsafeRawPointer(Unmanaged.passRetained(d as NSDictionary).toOpaque()))
         case kAudioFilePropertyFrameToPacket:
             var t = out.load(as: AudioFramePacketTranslation.self)
-            t.mPacket = t.mFrame / Int64(max(f.mFramesPerPacket, 1))
-            t.mFrameOffsetInPacket = UInt32(t.mFrame % Int64(max(f.mFramesPerPacket, 1)))
+            guard t.mFrame >= 0 else { return kAudioFileInvalidPacketOffsetError }
+            if let index = layout.packetIndex, f.mFramesPerPacket == 0 {
+                let (packet, offset) = index.packet(containing: t.mFrame, constant: 0)
+                t.mPacket = Int64(packet)
+                t.mFrameOffsetInPacket = UInt32(offset)
+            } else {
+                t.mPacket = t.mFrame / Int64(framesPerPacket)
+                t.mFrameOffsetInPacket = UInt32(t.mFrame % Int64(framesPerPacket))
+            }
             return put(t)
         case kAudioFilePropertyPacketToFrame:
             var t = out.load(as: AudioFramePacketTranslation.self)
-            t.mFrame = t.mPacket * Int64(max(f.mFramesPerPacket, 1)) + Int64(t.mFrameOffsetInPacket)
+            guard t.mPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
+            if let index = layout.packetIndex, f.mFramesPerPacket == 0 {
+                t.mFrame = index.firstFrame(of: Int(min(t.mPacket, Int64(index.count))), constant: 0) + Int64(t.mFrameOffsetInPacket)
+            } else {
+                t.mFrame = t.mPacket * Int64(framesPerPacket) + Int64(t.mFrameOffsetInPacket)
+            }
             return put(t)
         case kAudioFilePropertyByteToPacket:
             var t = out.load(as: AudioBytePacketTranslation.self)
-            t.mPacket = t.mByte / bytesPerPacket
-            t.mByteOffsetInPacket = UInt32(t.mByte % bytesPerPacket)
+            guard t.mByte >= 0 else { return kAudioFileInvalidPacketOffsetError }
+            if let index = layout.packetIndex {
+                // The last packet starting at or before the byte.
+                let offsets = index.offsets
+                var low = 0, high = offsets.count
+                while low < high { let mid = (low + high) / 2; if offsets[mid] <= t.mByte { low = mid + 1 } else { high = mid } }
+                let p = max(low - 1, 0)
+                t.mPacket = Int64(p)
+                t.mByteOffsetInPacket = offsets.isEmpty ? 0 : UInt32(clamping: t.mByte - offsets[p])
+            } else {
+                t.mPacket = t.mByte / bytesPerPacket
+                t.mByteOffsetInPacket = UInt32(t.mByte % bytesPerPacket)
+            }
             t.mFlags = []
             return put(t)
         case kAudioFilePropertyPacketToByte:
             var t = out.load(as: AudioBytePacketTranslation.self)
-            t.mByte = t.mPacket * bytesPerPacket + Int64(t.mByteOffsetInPacket)
+            guard t.mPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
+            if let index = layout.packetIndex {
+                guard t.mPacket < Int64(index.count) else { return kAudioFileInvalidPacketOffsetError }
+                t.mByte = index.offsets[Int(t.mPacket)] + Int64(t.mByteOffsetInPacket)
+            } else {
+                t.mByte = t.mPacket * bytesPerPacket + Int64(t.mByteOffsetInPacket)
+            }
             t.mFlags = []
             return put(t)
         case kAudioFilePropertyReserveDuration:
             return put(Double(0))
         case kAudioFilePropertyPacketTableInfo:
-            return put(layout.packetTable!)
+            return put(layout.packetTable ?? AudioFilePacketTableInfo(mNumberValidFrames: totalFrames, mPrimingFrames: 0, mRemainderFrames: 0))
         case kAudioFilePropertyMarkerList:
             let (smpte, markers) = CAFMarkers.markers(layout) ?? (0, [])
             let bytes = CAFMarkers.markerListBytes(smpte, markers)
@@ -121,6 +160,11 @@ extension AudioFileObject {
             return setChannelLayout(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
         case kAudioFilePropertyReserveDuration:
             return size == 8 ? noErr : kAudioFileBadPropertySizeError  // space is not reserved ahead
+        case kAudioFilePropertyMagicCookieData:
+            return setMagicCookie(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
+        case kAudioFilePropertyPacketTableInfo:
+            guard size >= UInt32(MemoryLayout<AudioFilePacketTableInfo>.size) else { return kAudioFileBadPropertySizeError }
+            return setPacketTableInfo(data.loadUnaligned(as: AudioFilePacketTableInfo.self))
         case kAudioFilePropertyMarkerList:
             guard let (smpte, markers) = CAFMarkers.parseMarkerList(data, size: Int(size)) else { return kAudioFileBadPropertySizeError }
             layout.userData.removeAll { $0.0 == CAFMarkers.mark || $0.0 == CAFMarkers.strg }
@@ -133,7 +177,7 @@ extension AudioFileObject {
         case kAudioFilePropertyDataFormat:
             guard size >= 40 else { return kAudioFileBadPropertySizeError }
             let f = data.loadUnaligned(as: AudioStreamBasicDescription.self)
-            switch container.create(format: f, channelLayout: layout.channelLayout) {
+            switch container.create(format: f, channelLayout: layout.channelLayout, magicCookie: layout.magicCookie) {
             case .failure(let e): return e.status
             case .success(let (header, newLayout)):
                 guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }

@@ -18,8 +18,10 @@ struct AudioFileLayout {
     /// Growing the data is refused: bytes follow the audio that are not kept in `trailingChunks`, or a
     /// packet table would go stale.
     var tailLocked = false
-    /// A CAF 'pakt' header: valid, priming and remainder frames (the packet descriptions of VBR data are not kept).
+    /// Valid, priming and remainder frames (CAF 'pakt' header, MP4 edit lists, LAME/iTunSMPB tags).
     var packetTable: AudioFilePacketTableInfo?
+    /// Where each packet of variable-bit-rate data is (nil for constant-bit-rate data).
+    var packetIndex: PacketIndex?
 
     enum HeaderPatch {
         case none
@@ -34,9 +36,10 @@ struct AudioFileLayout {
 protocol AudioFileContainer {
     static var fileType: AudioFileTypeID { get }
     static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError>
-    /// A new file's header bytes for `format` (with `channelLayout` if given); the layout's dataOffset says
-    /// where audio starts. Fails with kAudioFileUnsupportedDataFormatError for formats it cannot hold.
-    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError>
+    /// A new file's header bytes for `format` (with `channelLayout` and `magicCookie` if given); the
+    /// layout's dataOffset says where audio starts. Fails with kAudioFileUnsupportedDataFormatError for
+    /// formats it cannot hold.
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError>
     /// The header fields to write after the data grew to `dataByteCount` bytes.
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])]
 }

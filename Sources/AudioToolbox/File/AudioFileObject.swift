@@ -1,9 +1,9 @@
 import Foundation
 
-/// What an `AudioFileID` points at: an open container (WAVE, AIFF/AIFC or CAF) holding linear PCM,
-/// its parsed layout, and the byte store behind it. Reading and writing go through packets (one PCM
-/// frame each) or raw data bytes; header sizes are patched when the data grows and at close.
-/// Never used on the render thread.
+/// What an `AudioFileID` points at: an open container (WAVE, AIFF/AIFC or CAF), its parsed layout, and
+/// the byte store behind it. Reading and writing go through packets (one frame each for linear PCM,
+/// fixed-size runs of frames for constant-bit-rate codecs, the packet index for variable ones) or raw
+/// data bytes; header sizes are patched when the data grows and at close. Never used on the render thread.
 final class AudioFileObject: @unchecked Sendable {
     static let handles = LiveHandleTable()
 
@@ -33,14 +33,29 @@ final class AudioFileObject: @unchecked Sendable {
     var handle: AudioFileID { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
     var format: AudioStreamBasicDescription { layout.format }
     var bytesPerPacket: Int64 { Int64(max(layout.format.mBytesPerPacket, 1)) }
-    var packetCount: Int64 { layout.dataByteCount / bytesPerPacket }
-    /// The frames a reader should hear (linear PCM: one frame per packet): after the priming frames, the
-    /// valid ones; everything when there is no packet table. Clamped to the data really there.
-    var playableRange: (start: Int64, count: Int64) {
-        guard let t = layout.packetTable else { return (0, packetCount) }
-        let start = min(max(0, Int64(t.mPrimingFrames)), packetCount)
-        return (start, min(max(0, t.mNumberValidFrames), packetCount - start))
+    /// Variable-bit-rate data: packets are found through the index.
+    var isVariable: Bool { layout.packetIndex != nil }
+    var packetCount: Int64 {
+        if let index = layout.packetIndex { return Int64(index.count) }
+        return layout.dataByteCount / bytesPerPacket
     }
+    var framesPerPacket: UInt32 { max(layout.format.mFramesPerPacket, 1) }
+    /// Every frame the packets decode to, priming and remainder included.
+    var totalFrames: Int64 {
+        if let index = layout.packetIndex, layout.format.mFramesPerPacket == 0 { return index.totalVariableFrames }
+        return packetCount * Int64(framesPerPacket)
+    }
+    /// The frames a reader should hear: after the priming frames, the valid ones; everything when there
+    /// is no packet table. Clamped to the frames really there. (Linear PCM: frames are packets.)
+    var playableRange: (start: Int64, count: Int64) {
+        let total = totalFrames
+        guard let t = layout.packetTable else { return (0, total) }
+        let start = min(max(0, Int64(t.mPrimingFrames)), total)
+        return (start, min(max(0, t.mNumberValidFrames), total - start))
+    }
+
+    /// The largest packet in the data (the format's size when constant).
+    var maximumPacketSize: UInt32 { layout.packetIndex?.maximumSize ?? layout.format.mBytesPerPacket }
 
     init(store: ByteStore, container: AudioFileContainer.Type, layout: AudioFileLayout, writable: Bool) {
         self.store = store
@@ -63,7 +78,7 @@ final class AudioFileObject: @unchecked Sendable {
                 let pad: Int64 = layout.fileType == kAudioFileCAFType ? 0 : layout.dataByteCount & 1
                 let tail = store.size - (layout.dataOffset + layout.dataByteCount + pad)
                 let kept = layout.trailingChunks.reduce(Int64(0)) { $0 + 12 + Int64($1.1.count) }
-                layout.tailLocked = (tail > 0 && tail != kept) || layout.packetTable != nil
+                layout.tailLocked = (tail > 0 && tail != kept) || (layout.packetTable != nil && layout.packetIndex == nil)
                 return .success(AudioFileObject(store: store, container: containers[layout.fileType] ?? containers[type]!,
                                                 layout: layout, writable: writable))
             case .failure(let e):
@@ -77,7 +92,7 @@ final class AudioFileObject: @unchecked Sendable {
     /// Creates a new file of `type` holding `format`.
     static func create(_ store: ByteStore, type: AudioFileTypeID, format: AudioStreamBasicDescription) -> Result<AudioFileObject, OSStatusError> {
         guard let container = containers[type] else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
-        switch container.create(format: format, channelLayout: nil) {
+        switch container.create(format: format, channelLayout: nil, magicCookie: nil) {
         case .failure(let e): return .failure(e)
         case .success(let (header, layout)):
             // Write, then cut to length: the file is never seen empty (a writer killed here leaves a header).
@@ -92,11 +107,114 @@ final class AudioFileObject: @unchecked Sendable {
     func setChannelLayout(_ bytes: [UInt8]) -> OSStatus {
         guard writable else { return kAudioFilePermissionsError }
         guard layout.dataByteCount == 0 else { return kAudioFileOperationNotSupportedError }
-        switch container.create(format: layout.format, channelLayout: bytes) {
+        switch container.create(format: layout.format, channelLayout: bytes, magicCookie: layout.magicCookie) {
         case .failure(let e): return e.status
         case .success(let (header, newLayout)):
             guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
+            let table = layout.packetTable
             layout = newLayout
+            layout.packetTable = table
+            headerDirty = true
+            return noErr
+        }
+    }
+
+    // MARK: Packets
+
+    /// Reads up to `count` whole packets from `start` that fit in `capacity` bytes, with a description of
+    /// each when `descriptions` is given (offsets from the buffer's start). Returns packets and bytes read.
+    func readPackets(from start: Int64, count: Int, capacity: Int, into buffer: UnsafeMutableRawPointer?,
+                     descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?) -> (packets: Int, bytes: Int, status: OSStatus) {
+        guard start >= 0 else { return (0, 0, kAudioFileInvalidPacketOffsetError) }
+        let available = max(0, packetCount - start)
+        guard let index = layout.packetIndex else {
+            let packets = Int(min(Int64(count), available, Int64(capacity) / bytesPerPacket))
+            guard let buffer else { return (packets, packets * Int(bytesPerPacket), noErr) }
+            guard packets > 0 else {
+                return (0, 0, available == 0 || capacity >= Int(bytesPerPacket) ? noErr : kAudioFileBadPropertySizeError)
+            }
+            let (n, status) = readBytes(at: start * bytesPerPacket, count: packets * Int(bytesPerPacket), into: buffer)
+            let whole = n / Int(bytesPerPacket)
+            if let descriptions {
+                for i in 0..<whole {
+                    descriptions[i] = AudioStreamPacketDescription(mStartOffset: Int64(i) * bytesPerPacket, mVariableFramesInPacket: 0,
+                                                                   mDataByteSize: UInt32(bytesPerPacket))
+                }
+            }
+            return (whole, whole * Int(bytesPerPacket), status == kAudioFileEndOfFileError ? noErr : status)
+        }
+        let first = Int(start)
+        var packets = 0, bytes = 0
+        while Int64(packets) < min(Int64(count), available) {
+            let size = Int(index.sizes[first + packets])
+            guard bytes + size <= capacity else { break }
+            bytes += size
+            packets += 1
+        }
+        if packets == 0 { return (0, 0, available == 0 ? noErr : kAudioFileBadPropertySizeError) }
+        guard let buffer else { return (packets, bytes, noErr) }
+        // Packets are laid end to end in the data, so one read takes them all.
+        let base = index.offsets[first]
+        let (n, status) = readBytes(at: base, count: Int(index.offsets[first + packets - 1] - base) + Int(index.sizes[first + packets - 1]), into: buffer)
+        var whole = 0
+        for i in 0..<packets {
+            let offset = index.offsets[first + i] - base, size = index.sizes[first + i]
+            guard offset + Int64(size) <= Int64(n) else { break }
+            descriptions?[i] = AudioStreamPacketDescription(mStartOffset: offset,
+                                                            mVariableFramesInPacket: layout.format.mFramesPerPacket == 0 ? index.frames(at: first + i, constant: 0) : 0,
+                                                            mDataByteSize: size)
+            whole += 1
+        }
+        let end = whole > 0 ? Int(index.offsets[first + whole - 1] - base) + Int(index.sizes[first + whole - 1]) : 0
+        return (whole, end, whole == packets || status == kAudioFileEndOfFileError ? noErr : status)
+    }
+
+    /// Writes packets at `start`. Constant-size packets go where their number puts them; variable ones
+    /// are appended (at the packet count) and recorded in the index, so their descriptions are required.
+    func writePackets(at start: Int64, count: Int, bytes: Int, from buffer: UnsafeRawPointer,
+                      descriptions: UnsafePointer<AudioStreamPacketDescription>?) -> OSStatus {
+        guard start >= 0 else { return kAudioFileInvalidPacketOffsetError }
+        guard var index = layout.packetIndex else {
+            return writeBytes(at: start * bytesPerPacket, count: count * Int(bytesPerPacket), from: buffer)
+        }
+        guard start == packetCount else { return kAudioFileInvalidPacketOffsetError }
+        guard let descriptions else { return kAudio_ParamError }
+        var offset = index.dataEnd
+        for i in 0..<count {
+            let d = descriptions[i]
+            guard d.mStartOffset >= 0, d.mStartOffset + Int64(d.mDataByteSize) <= Int64(bytes) else { return kAudio_ParamError }
+            if layout.format.mFramesPerPacket == 0 && d.mVariableFramesInPacket == 0 { return kAudio_ParamError }
+            let status = writeBytes(at: offset, count: Int(d.mDataByteSize), from: buffer + Int(d.mStartOffset))
+            guard status == noErr else { return status }
+            index.append(offset: offset, size: d.mDataByteSize, frames: d.mVariableFramesInPacket)
+            offset += Int64(d.mDataByteSize)
+        }
+        layout.packetIndex = index
+        headerDirty = true
+        return noErr
+    }
+
+    /// Sets the priming and remainder frames (and valid frames) a finished file records.
+    func setPacketTableInfo(_ info: AudioFilePacketTableInfo) -> OSStatus {
+        guard writable else { return kAudioFilePermissionsError }
+        guard layout.fileType == kAudioFileCAFType else { return kAudioFileOperationNotSupportedError }
+        guard info.mPrimingFrames >= 0, info.mRemainderFrames >= 0 else { return kAudio_ParamError }
+        layout.packetTable = info
+        headerDirty = true
+        return noErr
+    }
+
+    /// Sets the magic cookie (before any audio is written: it lives in the header).
+    func setMagicCookie(_ bytes: [UInt8]) -> OSStatus {
+        guard writable else { return kAudioFilePermissionsError }
+        guard layout.dataByteCount == 0 else { return kAudioFileOperationNotSupportedError }
+        switch container.create(format: layout.format, channelLayout: layout.channelLayout, magicCookie: bytes) {
+        case .failure(let e): return e.status
+        case .success(let (header, newLayout)):
+            guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
+            let table = layout.packetTable
+            layout = newLayout
+            layout.packetTable = table
             headerDirty = true
             return noErr
         }
@@ -142,6 +260,12 @@ final class AudioFileObject: @unchecked Sendable {
         }
         if layout.dataByteCount & 1 == 1 && layout.fileType != kAudioFileCAFType {
             store.write(at: layout.dataOffset + layout.dataByteCount, [0])
+        }
+        if layout.fileType == kAudioFileCAFType && (layout.packetIndex != nil || layout.packetTable != nil) {
+            // The packet table follows the data, rewritten whole with each header update.
+            let body = CAFContainer.packetTableBody(layout, packetCount: packetCount, validFrames: totalFrames)
+            layout.trailingChunks.removeAll { $0.0 == CAFContainer.pakt }
+            layout.trailingChunks.insert((CAFContainer.pakt, body), at: 0)
         }
         if !layout.trailingChunks.isEmpty {
             // CAF chunks after the (now sized) audio data; rewritten whole each time.

@@ -13,7 +13,11 @@ private func withExt(_ ref: ExtAudioFileRef?, _ body: (ExtAudioFileObject) -> OS
 
 private func wrap(_ fileID: AudioFileID, owns: Bool, forWriting: Bool, _ out: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
     guard let file = AudioFileObject.handles.object(UnsafeMutableRawPointer(fileID), as: AudioFileObject.self) else { return kAudio_ParamError }
-    guard PCMFormat(file.format) != nil else { return kExtAudioFileError_InvalidDataFormat }
+    // Linear PCM, or a format a registered codec decodes (reading) or encodes (writing).
+    if PCMFormat(file.format) == nil {
+        let codec = CodecRegistry.entry(file.format.mFormatID)
+        guard forWriting ? codec?.makeEncoder != nil : codec?.makeDecoder != nil else { return kExtAudioFileError_InvalidDataFormat }
+    }
     let x = ExtAudioFileObject(file: file, handle: fileID, ownsFile: owns, forWriting: forWriting)
     out.pointee = OpaquePointer(ExtAudioFileObject.handles.add(x))
     return noErr
@@ -149,7 +153,7 @@ private func extPropertyInfo(_ x: ExtAudioFileObject, _ id: ExtAudioFileProperty
     case kExtAudioFileProperty_ConverterConfig:
         return (UInt32(MemoryLayout<UnsafeRawPointer>.size), true)
     case kExtAudioFileProperty_PacketTable:
-        return x.file.layout.packetTable == nil ? nil : (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), false)
+        return x.file.layout.packetTable == nil && !x.isCompressed ? nil : (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), false)
     default:
         return nil
     }
@@ -183,13 +187,14 @@ public func ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPrope
         case kExtAudioFileProperty_FileDataFormat: return put(x.fileFormat)
         case kExtAudioFileProperty_ClientDataFormat: return put(x.clientFormat)
         case kExtAudioFileProperty_FileLengthFrames: return put(x.lengthFrames)
-        case kExtAudioFileProperty_PacketTable: return put(x.file.layout.packetTable!)
+        case kExtAudioFileProperty_PacketTable:
+            return put(x.file.layout.packetTable ?? AudioFilePacketTableInfo(mNumberValidFrames: x.file.totalFrames, mPrimingFrames: 0, mRemainderFrames: 0))
         case kExtAudioFileProperty_AudioFile: return put(x.fileHandle)
         case kExtAudioFileProperty_AudioConverter:
             guard let c = x.converterHandle else { return kExtAudioFileError_InvalidProperty }
             return put(c)
         case kExtAudioFileProperty_IOBufferSizeBytes: return put(x.ioBufferSizeBytes)
-        case kExtAudioFileProperty_FileMaxPacketSize: return put(x.fileFormat.mBytesPerPacket)
+        case kExtAudioFileProperty_FileMaxPacketSize: return put(x.file.maximumPacketSize)
         case kExtAudioFileProperty_ClientMaxPacketSize: return put(x.clientFormat.mBytesPerPacket)
         case kExtAudioFileProperty_FileChannelLayout:
             return AudioFileGetProperty(x.fileHandle, kAudioFilePropertyChannelLayout, ioPropertyDataSize, outPropertyData)

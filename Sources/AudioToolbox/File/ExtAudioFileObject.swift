@@ -2,8 +2,11 @@ import AudioDSP
 import Foundation
 
 /// What an `ExtAudioFileRef` points at: an audio file plus a converter between the file's format and
-/// the client's (sample rate, layout, sample type, channel count). Reads pull packets from the file
-/// through the converter; writes push client frames through it into the file.
+/// the client's (sample rate, layout, sample type, channel count). Reading a linear PCM file pulls its
+/// frames through the converter; a compressed file is first decoded (packets -> Float64 at the file's
+/// rate, exact for every codec) and trimmed to its playable frames (priming and remainder cut), then
+/// converted. Writing pushes client frames through the converter; a compressed file's converter ends in
+/// the encoder and its packets, cookie and packet table go to the file.
 final class ExtAudioFileObject: @unchecked Sendable {
     static let handles = LiveHandleTable()
     static let chunkFrames = 4096
@@ -15,35 +18,62 @@ final class ExtAudioFileObject: @unchecked Sendable {
     private(set) var clientFormat: AudioStreamBasicDescription
     var clientChannelLayout: [UInt8]?
     var ioBufferSizeBytes: UInt32 = 32768
+    /// Client <-> file (linear PCM files), client <-> decoded PCM (compressed reads), client -> packets
+    /// (compressed writes).
     private(set) var converter: AudioConverterObject?
     private(set) var converterHandle: AudioConverterRef?
-    /// Read side: the next file packet the converter will pull, and the client frame position.
-    private var filePacket: Int64 = 0
+    /// Compressed reads: the file's packets to Float64 PCM at the file's rate.
+    private var decoder: AudioConverterObject?
+    private let decodedFormat: AudioStreamBasicDescription
+    /// Read side: the next file frame the client converter takes (priming included), the client frame
+    /// position, and (compressed) the next packet to decode, the frame it starts at, and decoded frames
+    /// still to drop before the position.
+    private var fileFrame: Int64 = 0
     private var clientFrame: Int64 = 0
-    private var atEnd = false
+    private var nextPacket: Int64 = 0
+    private var skipFrames: Int64 = 0
     /// Write side: where the next file packet goes, and scratch for converted frames.
     private var writePacket: Int64
     private var scratch: UnsafeMutableRawPointer
     private var scratchBytes: Int
+    /// Compressed packets read for the decoder, and their descriptions.
+    private var packetBuffer: UnsafeMutableRawPointer
+    private var packetBufferBytes: Int
+    private var packetDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>
+    private let packetsPerRead = 64
     let lock = NSLock()
     let asyncWriter = ExtAudioFileAsyncWriter()
 
     var handle: ExtAudioFileRef { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+    var isCompressed: Bool { file.format.mFormatID != kAudioFormatLinearPCM }
 
     init(file: AudioFileObject, handle: AudioFileID, ownsFile: Bool, forWriting: Bool) {
         self.file = file
         self.fileHandle = handle
         self.ownsFile = ownsFile
         self.forWriting = forWriting
-        clientFormat = file.format
+        let f = file.format
+        clientFormat = f
+        decodedFormat = AudioStreamBasicDescription(mSampleRate: f.mSampleRate, mFormatID: kAudioFormatLinearPCM,
+                                                    mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
+                                                    mBytesPerPacket: 8 * f.mChannelsPerFrame, mFramesPerPacket: 1,
+                                                    mBytesPerFrame: 8 * f.mChannelsPerFrame, mChannelsPerFrame: f.mChannelsPerFrame,
+                                                    mBitsPerChannel: 64, mReserved: 0)
         writePacket = file.packetCount
-        filePacket = file.playableRange.start
-        scratchBytes = Self.chunkFrames * Int(max(file.format.mBytesPerFrame, 1))
+        fileFrame = file.playableRange.start
+        let frameBytes = f.mFormatID == kAudioFormatLinearPCM ? Int(max(f.mBytesPerFrame, 1)) : Int(decodedFormat.mBytesPerFrame)
+        scratchBytes = Self.chunkFrames * frameBytes
         scratch = .allocate(byteCount: scratchBytes, alignment: 16)
+        packetBufferBytes = 0
+        packetBuffer = .allocate(byteCount: 1, alignment: 16)
+        packetDescriptions = .allocate(capacity: packetsPerRead)
+        if !forWriting && isCompressed { startDecoding(atFrame: fileFrame) }
     }
 
     deinit {
         scratch.deallocate()
+        packetBuffer.deallocate()
+        packetDescriptions.deallocate()
         if let converterHandle { _ = AudioConverterObject.handles.remove(UnsafeMutableRawPointer(converterHandle), as: AudioConverterObject.self) }
     }
 
@@ -52,11 +82,18 @@ final class ExtAudioFileObject: @unchecked Sendable {
     /// The file's length in client frames.
     var lengthFrames: Int64 {
         let ratio = clientFormat.mSampleRate / fileFormat.mSampleRate
-        let frames = forWriting ? file.packetCount : file.playableRange.count
+        let frames: Int64
+        if forWriting {
+            frames = isCompressed ? (converter?.encodeStage?.encodedInputFrames ?? 0) + writtenValidFramesBefore : file.packetCount
+        } else {
+            frames = file.playableRange.count
+        }
         return ratio == 1 ? frames : Int64(saturating: (Double(frames) * ratio).rounded())
     }
+    /// Valid frames already in a compressed file this writer appends to.
+    private var writtenValidFramesBefore: Int64 = 0
 
-    /// One past the last file packet a reader sees (the remainder frames of a packet table are cut).
+    /// One past the last file frame a reader sees (the remainder frames of a packet table are cut).
     private var readEnd: Int64 {
         let r = file.playableRange
         return r.start + r.count
@@ -64,43 +101,140 @@ final class ExtAudioFileObject: @unchecked Sendable {
 
     func setClientFormat(_ f: AudioStreamBasicDescription) -> OSStatus {
         guard PCMFormat(f) != nil else { return kExtAudioFileError_NonPCMClientFormat }
-        guard let filePCM = PCMFormat(fileFormat), let clientPCM = PCMFormat(f) else { return kExtAudioFileError_InvalidDataFormat }
-        let rates = forWriting ? PCMConverter.checkRates(clientPCM, filePCM) : PCMConverter.checkRates(filePCM, clientPCM)
-        if rates != noErr { return rates }
         if let converterHandle { _ = AudioConverterObject.handles.remove(UnsafeMutableRawPointer(converterHandle), as: AudioConverterObject.self) }
         converter = nil
         converterHandle = nil
-        clientFormat = f
-        if !f.isBitwiseEqual(to: fileFormat) {
-            let made = forWriting ? AudioConverterObject.make(input: f, output: fileFormat) : AudioConverterObject.make(input: fileFormat, output: f)
-            guard case .success(let c) = made else { return kExtAudioFileError_InvalidDataFormat }
+        let made: Result<AudioConverterObject, OSStatusError>?
+        if isCompressed {
+            made = forWriting ? AudioConverterObject.make(input: f, output: fileFormat)
+                              : AudioConverterObject.make(input: decodedFormat, output: f)
+        } else {
+            guard let filePCM = PCMFormat(fileFormat), let clientPCM = PCMFormat(f) else { return kExtAudioFileError_InvalidDataFormat }
+            let rates = forWriting ? PCMConverter.checkRates(clientPCM, filePCM) : PCMConverter.checkRates(filePCM, clientPCM)
+            if rates != noErr { return rates }
+            made = f.isBitwiseEqual(to: fileFormat) ? nil
+                : forWriting ? AudioConverterObject.make(input: f, output: fileFormat) : AudioConverterObject.make(input: fileFormat, output: f)
+        }
+        switch made {
+        case .none: break
+        case .success(let c)?:
             converter = c
             converterHandle = OpaquePointer(AudioConverterObject.handles.add(c))
+        case .failure(let e)?:
+            let status = e.status
+            return status == kAudioConverterErr_FormatNotSupported ? kExtAudioFileError_InvalidDataFormat : status
         }
-        atEnd = false
+        clientFormat = f
+        if forWriting && isCompressed, let encoder = converter?.encodeStage?.encoder {
+            // The cookie lives in the header: it must be there before the first packet.
+            if let cookie = encoder.magicCookie, file.layout.dataByteCount == 0 {
+                let status = file.setMagicCookie(cookie)
+                if status != noErr { return status }
+            }
+            writtenValidFramesBefore = file.playableRange.count
+        }
         return noErr
     }
 
     // MARK: Reading
 
+    /// Positions the decoder on the packet holding `frame` (a file frame, priming included), preroll
+    /// packets before it, and the decoded frames to drop to reach the frame.
+    private func startDecoding(atFrame frame: Int64) {
+        if decoder == nil {
+            guard case .success(let d) = AudioConverterObject.make(input: fileFormat, output: decodedFormat, cookie: file.layout.magicCookie) else { return }
+            if let cookie = file.layout.magicCookie { _ = d.setDecompressionCookie(cookie) }
+            decoder = d
+            // Room for the largest packets the decoder is handed at once.
+            let needed = max(Int(file.maximumPacketSize), 1) * packetsPerRead
+            if needed > packetBufferBytes {
+                packetBuffer.deallocate()
+                packetBuffer = .allocate(byteCount: needed, alignment: 16)
+                packetBufferBytes = needed
+            }
+        }
+        decoder?.reset()
+        let constant = file.framesPerPacket
+        var packet: Int64
+        if let index = file.layout.packetIndex, fileFormat.mFramesPerPacket == 0 {
+            packet = Int64(index.packet(containing: frame, constant: 0).0)
+        } else {
+            packet = frame / Int64(constant)
+        }
+        packet = max(0, packet - Int64(CodecRegistry.entry(fileFormat.mFormatID)?.seekPrerollPackets ?? 0))
+        let packetStart: Int64
+        if let index = file.layout.packetIndex, fileFormat.mFramesPerPacket == 0 {
+            packetStart = index.firstFrame(of: Int(min(packet, Int64(index.count))), constant: 0)
+        } else {
+            packetStart = packet * Int64(constant)
+        }
+        nextPacket = packet
+        skipFrames = max(0, frame - packetStart)
+    }
+
+    /// The decoder's input proc: up to `packetsPerRead` packets from the file, with descriptions.
+    private static let packetProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, outDescriptions, userData in
+        let x = Unmanaged<ExtAudioFileObject>.fromOpaque(userData!).takeUnretainedValue()
+        let want = min(Int(ioPackets.pointee), x.packetsPerRead)
+        let (packets, bytes, status) = x.file.readPackets(from: x.nextPacket, count: want, capacity: x.packetBufferBytes,
+                                                          into: x.packetBuffer, descriptions: x.packetDescriptions)
+        x.nextPacket += Int64(packets)
+        ioData.pointee.mNumberBuffers = 1
+        ioData.pointee.mBuffers = AudioBuffer(mNumberChannels: x.fileFormat.mChannelsPerFrame, mDataByteSize: UInt32(bytes), mData: x.packetBuffer)
+        outDescriptions?.pointee = x.packetDescriptions
+        ioPackets.pointee = UInt32(packets)
+        return status == kAudioFileEndOfFileError ? noErr : status
+    }
+
+    /// Decodes up to `want` playable file frames into scratch (as Float64); returns how many.
+    private func decodeFrames(_ want: Int) -> (Int, OSStatus) {
+        guard let decoder else { return (0, kExtAudioFileError_InvalidDataFormat) }
+        let bytesPerFrame = Int(decodedFormat.mBytesPerFrame)
+        var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: decodedFormat.mChannelsPerFrame,
+                                                                            mDataByteSize: UInt32(want * bytesPerFrame), mData: scratch))
+        while true {
+            let limit = Int(min(Int64(want), max(0, readEnd - fileFrame) + skipFrames))
+            guard limit > 0 else { return (0, noErr) }
+            list.mBuffers.mDataByteSize = UInt32(limit * bytesPerFrame)
+            let (n, status) = decoder.fill(UnsafeMutableAudioBufferListPointer(&list), capacity: limit, descriptions: nil,
+                                           proc: Self.packetProc, userData: Unmanaged.passUnretained(self).toOpaque())
+            if n == 0 { return (0, status) }
+            let dropped = Int(min(Int64(n), skipFrames))
+            skipFrames -= Int64(dropped)
+            let kept = min(n - dropped, Int(max(0, readEnd - fileFrame)))
+            if kept > 0 {
+                if dropped > 0 { scratch.copyMemory(from: scratch + dropped * bytesPerFrame, byteCount: kept * bytesPerFrame) }
+                fileFrame += Int64(kept)
+                return (kept, status)
+            }
+            if status != noErr { return (0, status) }
+        }
+    }
+
     private static let readProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, _, userData in
         let x = Unmanaged<ExtAudioFileObject>.fromOpaque(userData!).takeUnretainedValue()
-        let bpp = Int64(x.file.bytesPerPacket)
-        let want = min(Int64(ioPackets.pointee), Int64(x.scratchBytes) / bpp, max(0, x.readEnd - x.filePacket))
-        let (got, _) = want > 0 ? x.file.readBytes(at: x.filePacket * bpp, count: Int(want * bpp), into: x.scratch) : (0, noErr)
-        let packets = Int64(got) / bpp
-        x.filePacket += packets
         let list = UnsafeMutableAudioBufferListPointer(ioData)
-        let filePCM = PCMFormat(x.fileFormat)!
+        if x.isCompressed {
+            let (frames, status) = x.decodeFrames(min(Int(ioPackets.pointee), ExtAudioFileObject.chunkFrames))
+            list[0] = AudioBuffer(mNumberChannels: x.decodedFormat.mChannelsPerFrame,
+                                  mDataByteSize: UInt32(frames * Int(x.decodedFormat.mBytesPerFrame)), mData: x.scratch)
+            ioPackets.pointee = UInt32(frames)
+            return status
+        }
+        let bpp = Int64(x.file.bytesPerPacket)
+        let want = min(Int64(ioPackets.pointee), Int64(x.scratchBytes) / bpp, max(0, x.readEnd - x.fileFrame))
+        let (got, _) = want > 0 ? x.file.readBytes(at: x.fileFrame * bpp, count: Int(want * bpp), into: x.scratch) : (0, noErr)
+        let packets = Int64(got) / bpp
+        x.fileFrame += packets
         // The file's data is interleaved: one buffer.
-        list[0] = AudioBuffer(mNumberChannels: UInt32(filePCM.channels), mDataByteSize: UInt32(packets * bpp), mData: x.scratch)
+        list[0] = AudioBuffer(mNumberChannels: x.fileFormat.mChannelsPerFrame, mDataByteSize: UInt32(packets * bpp), mData: x.scratch)
         ioPackets.pointee = UInt32(packets)
         return noErr
     }
 
     /// Reads up to `frames` client frames into `list`; returns how many (0 at the end).
     func read(_ list: UnsafeMutableAudioBufferListPointer, frames: Int) -> (Int, OSStatus) {
-        guard let clientPCM = PCMFormat(clientFormat) else { return (0, kExtAudioFileError_InvalidDataFormat) }
+        guard let clientPCM = PCMFormat(clientFormat) else { return (0, kExtAudioFileError_NonPCMClientFormat) }
         guard list.count == clientPCM.bufferCount else { return (0, kAudio_ParamError) }
         var capacity = frames
         for b in list {
@@ -114,26 +248,32 @@ final class ExtAudioFileObject: @unchecked Sendable {
             return (n, status)
         }
         let bpp = Int64(clientPCM.bytesPerFrame)
-        let n = Int(min(Int64(capacity), max(0, readEnd - filePacket)))
-        let (got, _) = n > 0 ? file.readBytes(at: filePacket * bpp, count: n * Int(bpp), into: list[0].mData!) : (0, noErr)
+        let n = Int(min(Int64(capacity), max(0, readEnd - fileFrame)))
+        let (got, _) = n > 0 ? file.readBytes(at: fileFrame * bpp, count: n * Int(bpp), into: list[0].mData!) : (0, noErr)
         let packets = got / Int(bpp)
-        filePacket += Int64(packets)
+        fileFrame += Int64(packets)
         clientFrame += Int64(packets)
         return (packets, noErr)
     }
 
     func seek(_ frame: Int64) -> OSStatus {
         guard frame >= 0 else { return kExtAudioFileError_InvalidSeek }
+        if forWriting {
+            guard !isCompressed else { return kExtAudioFileError_InvalidSeek }  // packets are appended
+            writePacket = min(frame, file.packetCount)
+            clientFrame = frame
+            return noErr
+        }
         let ratio = fileFormat.mSampleRate / clientFormat.mSampleRate
         let range = file.playableRange
-        filePacket = range.start + Swift.max(0, Swift.min(Int64(saturating: (Double(frame) * ratio).rounded()), range.count))
+        fileFrame = range.start + Swift.max(0, Swift.min(Int64(saturating: (Double(frame) * ratio).rounded()), range.count))
         clientFrame = frame
         converter?.reset()
-        if forWriting { writePacket = min(frame, file.packetCount) }
+        if isCompressed { startDecoding(atFrame: fileFrame) }
         return noErr
     }
 
-    var tell: Int64 { forWriting ? writePacket : clientFrame }
+    var tell: Int64 { forWriting && !isCompressed ? writePacket : clientFrame }
 
     // MARK: Writing
 
@@ -163,7 +303,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
     /// Converts client frames and appends them to the file (at the write position).
     func write(_ list: UnsafeMutablePointer<AudioBufferList>, frames: Int) -> OSStatus {
         guard forWriting else { return kExtAudioFileError_InvalidOperationOrder }
-        guard let clientPCM = PCMFormat(clientFormat) else { return kExtAudioFileError_InvalidDataFormat }
+        guard let clientPCM = PCMFormat(clientFormat) else { return kExtAudioFileError_NonPCMClientFormat }
         let src = UnsafeMutableAudioBufferListPointer(list)
         guard src.count == clientPCM.bufferCount else { return kAudio_ParamError }
         for b in src where b.mData == nil || Int(b.mDataByteSize) < frames * clientPCM.bytesPerFrame { return kAudio_ParamError }
@@ -177,8 +317,9 @@ final class ExtAudioFileObject: @unchecked Sendable {
         return drainConverter(converter)
     }
 
-    /// Pulls converted frames into scratch and writes them until the converter wants more input.
+    /// Pulls converted frames (or packets) into scratch and writes them until the converter wants more input.
     private func drainConverter(_ converter: AudioConverterObject) -> OSStatus {
+        if let encodeStage = converter.encodeStage { return drainEncoder(converter, encodeStage) }
         let filePCM = PCMFormat(fileFormat)!
         let chunk = scratchBytes / filePCM.bytesPerFrame
         var outList = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(filePCM.channels),
@@ -197,7 +338,38 @@ final class ExtAudioFileObject: @unchecked Sendable {
         }
     }
 
-    /// At dispose: flush the converter's tail (sample-rate conversion) and finish the file header.
+    /// The compressed write path: packets from the encoder, appended with their descriptions.
+    private func drainEncoder(_ converter: AudioConverterObject, _ stage: EncodeStage) -> OSStatus {
+        let packetCapacity = 64
+        let maxPacket = max(stage.encoder.maximumPacketBytes, 1)
+        if scratchBytes < packetCapacity * maxPacket {
+            scratch.deallocate()
+            scratchBytes = packetCapacity * maxPacket
+            scratch = .allocate(byteCount: scratchBytes, alignment: 16)
+        }
+        var descriptions = [AudioStreamPacketDescription](repeating: AudioStreamPacketDescription(), count: packetCapacity)
+        while true {
+            var outList = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: fileFormat.mChannelsPerFrame,
+                                                                                    mDataByteSize: UInt32(scratchBytes), mData: scratch))
+            let (n, status) = descriptions.withUnsafeMutableBufferPointer { d in
+                converter.fill(UnsafeMutableAudioBufferListPointer(&outList), capacity: packetCapacity, descriptions: d.baseAddress,
+                               proc: Self.writeProc, userData: Unmanaged.passUnretained(self).toOpaque())
+            }
+            if n > 0 {
+                let w = descriptions.withUnsafeBufferPointer { d in
+                    file.writePackets(at: file.packetCount, count: n, bytes: Int(outList.mBuffers.mDataByteSize), from: scratch,
+                                      descriptions: file.isVariable ? d.baseAddress : nil)
+                }
+                guard w == noErr else { return w }
+            }
+            if status == kExtAudioFileWriteNoMoreInput { return noErr }
+            if status != noErr { return status }
+            if n == 0 { return noErr }
+        }
+    }
+
+    /// At dispose: flush the converter's tail (sample-rate conversion, the encoder's last packets), record
+    /// a compressed file's priming and remainder, and finish the file header.
     func finish() -> OSStatus {
         asyncWriter.stop(self)
         if forWriting, let converter {
@@ -205,6 +377,15 @@ final class ExtAudioFileObject: @unchecked Sendable {
             defer { writeSource = nil }
             let status = drainConverter(converter)
             if status != noErr { return status }
+            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileCAFType {
+                let priming = Int64(stage.encoder.primeInfo.leadingFrames)
+                let valid = writtenValidFramesBefore + stage.encodedInputFrames
+                let total = file.totalFrames
+                let info = AudioFilePacketTableInfo(mNumberValidFrames: valid, mPrimingFrames: Int32(clamping: priming),
+                                                    mRemainderFrames: Int32(clamping: max(0, total - priming - valid)))
+                let s = file.setPacketTableInfo(info)
+                if s != noErr { return s }
+            }
         }
         return file.updateHeader()
     }

@@ -1,5 +1,6 @@
 /// AIFF and AIFC: big-endian signed integers (AIFF, AIFC 'NONE'), little-endian ('sowt') and floats
-/// ('fl32', 'fl64'). The sample rate is an 80-bit IEEE extended float.
+/// ('fl32', 'fl64'), and AIFC's compressed types µ-law, A-law and IMA4 ('ulaw', 'alaw', 'ima4', whose
+/// COMM frame count counts packets of 64 frames). The sample rate is an 80-bit IEEE extended float.
 enum AIFFContainer: AudioFileContainer {
     static var fileType: AudioFileTypeID { kAudioFileAIFFType }
 
@@ -8,6 +9,25 @@ enum AIFFContainer: AudioFileContainer {
     static let none = OCAFormat.fourCharCode("NONE"), sowt = OCAFormat.fourCharCode("sowt")
     static let fl32 = OCAFormat.fourCharCode("fl32"), fl64 = OCAFormat.fourCharCode("fl64")
     static let FL32 = OCAFormat.fourCharCode("FL32"), FL64 = OCAFormat.fourCharCode("FL64")
+    static let ulaw = OCAFormat.fourCharCode("ulaw"), ULAW = OCAFormat.fourCharCode("ULAW")
+    static let alaw = OCAFormat.fourCharCode("alaw"), ALAW = OCAFormat.fourCharCode("ALAW"), ima4 = OCAFormat.fourCharCode("ima4")
+
+    /// An AIFC compression type's stream and the name written beside it (nil: not a codec type).
+    static func compressedFormat(_ type: UInt32, rate: Double, channels: UInt32) -> (AudioStreamBasicDescription, String)? {
+        let id: AudioFormatID, name: String
+        switch type {
+        case ulaw, ULAW: (id, name) = (kAudioFormatULaw, "\u{B5}law 2:1")
+        case alaw, ALAW: (id, name) = (kAudioFormatALaw, "alaw 2:1")
+        case ima4: (id, name) = (kAudioFormatAppleIMA4, "IMA 4:1")
+        default: return nil
+        }
+        var f = AudioStreamBasicDescription()
+        f.mSampleRate = rate
+        f.mFormatID = id
+        f.mChannelsPerFrame = channels
+        guard let complete = CodecRegistry.entry(id)?.completeFormat(f, nil) else { return nil }
+        return (complete, name)
+    }
 
     /// 80-bit extended (big-endian) to Double.
     static func extended(_ b: ArraySlice<UInt8>) -> Double {
@@ -72,6 +92,11 @@ enum AIFFContainer: AudioFileContainer {
                 guard channels >= 1, channels <= 1024, rate > 0, rate <= 3_072_000, bits >= 1, bits <= 64 else {
                     return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
                 }
+                if let (compressed, _) = compressedFormat(compression, rate: rate, channels: channels) {
+                    format = compressed
+                    offset = body + size + (size & 1)
+                    continue
+                }
                 var flags: AudioFormatFlags
                 var sampleBits = bits
                 switch compression {
@@ -105,20 +130,21 @@ enum AIFFContainer: AudioFileContainer {
             offset = body + size + (size & 1)
         }
         guard let format, dataOffset >= 0 else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
-        // The data holds at most what COMM promises and what the file has.
-        let bytesPerFrame = Int64(format.mBytesPerFrame)
-        dataSize = min(dataSize - dataSize % bytesPerFrame, frames * bytesPerFrame)
+        // The data holds at most what COMM promises and what the file has (COMM counts packets).
+        let bytesPerPacket = Int64(max(format.mBytesPerPacket, 1))
+        dataSize = min(dataSize - dataSize % bytesPerPacket, frames * bytesPerPacket)
         return .success(AudioFileLayout(fileType: kind == aifc ? kAudioFileAIFCType : kAudioFileAIFFType, format: format,
                                         dataOffset: dataOffset, dataByteCount: dataSize, info: info,
                                         headerPatch: .aiff(formSizeOffset: 4, frameCountOffset: frameCountField, ssndSizeOffset: ssndSizeField),
                                         userData: userData))
     }
 
-    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         createFile(format: f, aifc: false)
     }
 
     static func createFile(format requested: AudioStreamBasicDescription, aifc: Bool) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        if requested.mFormatID != kAudioFormatLinearPCM { return createCompressed(format: requested, aifc: aifc) }
         // AIFF integers are signed whatever the flags say, and mixability is no concern of a file: Apple's
         // writer ignores those flags (a client's 8-bit format without the signed flag is still AIFF's).
         var f = requested
@@ -171,11 +197,40 @@ enum AIFFContainer: AudioFileContainer {
         return .success((w.bytes, layout))
     }
 
+    /// An AIFC header for one of its compressed types (AIFF proper holds none).
+    static func createCompressed(format f: AudioStreamBasicDescription, aifc: Bool) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        let types: [AudioFormatID: UInt32] = [kAudioFormatULaw: ulaw, kAudioFormatALaw: alaw, kAudioFormatAppleIMA4: ima4]
+        guard aifc, let type = types[f.mFormatID], f.mChannelsPerFrame >= 1, f.mChannelsPerFrame <= 1024, f.mSampleRate > 0,
+              let (stored, name) = compressedFormat(type, rate: f.mSampleRate, channels: f.mChannelsPerFrame) else {
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        var nameBytes: [UInt8] = [UInt8(name.utf8.count)] + Array(name.utf8)
+        if nameBytes.count & 1 == 1 { nameBytes.append(0) }
+        var w = ByteWriter()
+        w.fourCC(form); w.be(0, 4); w.fourCC(AIFFContainer.aifc)
+        w.fourCC(fver); w.be(4, 4); w.be(0xA2805140, 4)
+        w.fourCC(comm)
+        w.be(UInt64(22 + nameBytes.count), 4)
+        w.be(UInt64(f.mChannelsPerFrame), 2)
+        let frameCountOffset = Int64(w.bytes.count)
+        w.be(0, 4)
+        w.be(16, 2)  // the decoded sample size, as Apple writes it for these types
+        w.append(extendedBytes(f.mSampleRate))
+        w.fourCC(type)
+        w.append(nameBytes)
+        let ssndSizeOffset = Int64(w.bytes.count + 4)
+        w.fourCC(ssnd); w.be(8, 4); w.be(0, 4); w.be(0, 4)
+        let layout = AudioFileLayout(fileType: kAudioFileAIFCType, format: stored, dataOffset: Int64(w.bytes.count), dataByteCount: 0,
+                                     headerPatch: .aiff(formSizeOffset: 4, frameCountOffset: frameCountOffset, ssndSizeOffset: ssndSizeOffset))
+        return .success((w.bytes, layout))
+    }
+
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {
         guard case .aiff(let formOffset, let framesOffset, let ssndOffset) = layout.headerPatch else { return [] }
         var formSize = ByteWriter(), frames = ByteWriter(), ssndSize = ByteWriter()
         formSize.be(UInt64(clamping: layout.dataOffset + dataByteCount + (dataByteCount & 1) - 8), 4)
-        frames.be(UInt64(clamping: dataByteCount / Int64(max(layout.format.mBytesPerFrame, 1))), 4)
+        // COMM's count: frames for linear PCM, packets for the compressed types.
+        frames.be(UInt64(clamping: dataByteCount / Int64(max(layout.format.mBytesPerPacket, 1))), 4)
         ssndSize.be(UInt64(clamping: dataByteCount + 8), 4)
         return [(formOffset, formSize.bytes), (framesOffset, frames.bytes), (ssndOffset, ssndSize.bytes)]
     }
@@ -185,7 +240,7 @@ enum AIFFContainer: AudioFileContainer {
 enum AIFCContainer: AudioFileContainer {
     static var fileType: AudioFileTypeID { kAudioFileAIFCType }
     static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> { AIFFContainer.parse(store) }
-    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         AIFFContainer.createFile(format: format, aifc: true)
     }
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {

@@ -1,6 +1,7 @@
 /// Core Audio Format: 'desc', 'data' (with the unknown size -1 a crashed writer leaves: the data runs
-/// to the end of the file), 'chan', 'kuki', 'info', 'free' and other chunks kept as user data. Linear
-/// PCM of every depth and endianness. All fields are big-endian; chunk sizes are 64-bit.
+/// to the end of the file), 'chan', 'kuki', 'pakt', 'info', 'free' and other chunks kept as user data.
+/// Linear PCM of every depth and endianness, and any compressed format: constant-bit-rate packets by
+/// the description, variable ones by the 'pakt' table. All fields are big-endian; chunk sizes are 64-bit.
 enum CAFContainer: AudioFileContainer {
     static var fileType: AudioFileTypeID { kAudioFileCAFType }
 
@@ -20,6 +21,7 @@ enum CAFContainer: AudioFileContainer {
         var userData: [(UInt32, [UInt8])] = []
         var offset: Int64 = 8, chunks = 0
         var packetTable: AudioFilePacketTableInfo?
+        var paktBody: [UInt8]?
         var afterData: [(UInt32, [UInt8])]? = nil  // chunks after a sized data chunk, kept so appending can move them
         while offset + 12 <= fileSize {
             chunks += 1
@@ -66,6 +68,7 @@ enum CAFContainer: AudioFileContainer {
                     }
                     packetTable = AudioFilePacketTableInfo(mNumberValidFrames: Int64(bitPattern: valid), mPrimingFrames: Int32(bitPattern: priming),
                                                            mRemainderFrames: Int32(bitPattern: remainder))
+                    paktBody = b
                 default: userData.append((id, b))
                 }
             }
@@ -73,11 +76,25 @@ enum CAFContainer: AudioFileContainer {
         }
         guard let format, dataOffset >= 0 else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
         if format.mBytesPerPacket > 0 { dataSize -= dataSize % Int64(format.mBytesPerPacket) }
+        var index: PacketIndex?
+        if format.mBytesPerPacket == 0 || format.mFramesPerPacket == 0 {
+            // Variable packets can only be found through the table.
+            guard let paktBody, paktBody.count >= 24 else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
+            var header = ByteReader(paktBody)
+            let packets = Int64(bitPattern: header.u64be() ?? 0)
+            guard let parsed = PacketIndex.parseCAF(paktBody[24...], packets: packets, variableSizes: format.mBytesPerPacket == 0,
+                                                    variableFrames: format.mFramesPerPacket == 0, constantSize: format.mBytesPerPacket,
+                                                    dataSize: dataSize) else {
+                return .failure(OSStatusError(kAudioFileInvalidPacketOffsetError))
+            }
+            index = parsed
+        }
         var result = AudioFileLayout(fileType: kAudioFileCAFType, format: format, dataOffset: dataOffset, dataByteCount: dataSize,
                                      channelLayout: layout, magicCookie: cookie, info: infoDict,
                                      headerPatch: .caf(dataSizeOffset: dataSizeField), userData: userData)
         result.trailingChunks = afterData ?? []
         result.packetTable = packetTable
+        result.packetIndex = index
         return .success(result)
     }
 
@@ -90,7 +107,14 @@ enum CAFContainer: AudioFileContainer {
             return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
         guard formatID == kAudioFormatLinearPCM else {
-            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))  // codecs arrive with their issues
+            // Compressed: the fields are the codec's, kept as written (bounded so that sizes computed from
+            // them cannot overflow).
+            guard bytesPerPacket <= 1 << 24, framesPerPacket <= 1 << 24 else {
+                return .failure(OSStatusError(kAudioFileInvalidChunkError))
+            }
+            return .success(AudioStreamBasicDescription(mSampleRate: rate, mFormatID: formatID, mFormatFlags: cafFlags,
+                                                        mBytesPerPacket: bytesPerPacket, mFramesPerPacket: framesPerPacket, mBytesPerFrame: 0,
+                                                        mChannelsPerFrame: channels, mBitsPerChannel: bits, mReserved: 0))
         }
         // Bound the container before multiplying: a hostile size must not overflow (found by fuzzing).
         guard framesPerPacket == 1, bytesPerPacket > 0, bytesPerPacket % channels == 0, bits >= 1, bits <= 64,
@@ -137,7 +161,8 @@ enum CAFContainer: AudioFileContainer {
         for i in 0..<min(Int(count), strings.count / 2) { dict[strings[2 * i]] = strings[2 * i + 1] }
     }
 
-    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        if f.mFormatID != kAudioFormatLinearPCM { return createCompressed(format: f, channelLayout: channelLayout, magicCookie: magicCookie) }
         guard let pcm = PCMFormat(f), pcm.isInterleaved, pcm.layout.fractionBits == 0,
               pcm.layout.isSigned || pcm.layout.isFloat else {
             return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
@@ -164,6 +189,50 @@ enum CAFContainer: AudioFileContainer {
         let layout = AudioFileLayout(fileType: kAudioFileCAFType, format: stored, dataOffset: Int64(w.bytes.count), dataByteCount: 0,
                                      channelLayout: channelLayout, headerPatch: .caf(dataSizeOffset: dataSizeOffset))
         return .success((w.bytes, layout))
+    }
+
+    /// A compressed stream's header: 'desc' with the codec's fields, the layout, the cookie, then 'data'.
+    /// Variable packets get their 'pakt' table when the file is finished (AudioFileObject writes it).
+    static func createCompressed(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?,
+                                 magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        guard f.mSampleRate > 0, f.mChannelsPerFrame >= 1, f.mChannelsPerFrame <= 1024 else {
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        var w = ByteWriter()
+        w.fourCC(caff); w.be(1, 2); w.be(0, 2)
+        w.fourCC(desc); w.be(32, 8)
+        w.be(f.mSampleRate.bitPattern, 8)
+        w.be(UInt64(f.mFormatID), 4); w.be(UInt64(f.mFormatFlags), 4)
+        w.be(UInt64(f.mBytesPerPacket), 4); w.be(UInt64(f.mFramesPerPacket), 4)
+        w.be(UInt64(f.mChannelsPerFrame), 4); w.be(UInt64(f.mBitsPerChannel), 4)
+        if let channelLayout, channelLayout.count >= 12 {
+            w.fourCC(chan); w.be(UInt64(channelLayout.count), 8)
+            w.append(nativeLayoutToCAF(channelLayout))
+        }
+        if let magicCookie, !magicCookie.isEmpty {
+            w.fourCC(kuki); w.be(UInt64(magicCookie.count), 8)
+            w.append(magicCookie)
+        }
+        let dataSizeOffset = Int64(w.bytes.count + 4)
+        w.fourCC(data); w.be(UInt64(bitPattern: -1), 8); w.be(0, 4)
+        var stored = f
+        stored.mBytesPerFrame = 0
+        var layout = AudioFileLayout(fileType: kAudioFileCAFType, format: stored, dataOffset: Int64(w.bytes.count), dataByteCount: 0,
+                                     channelLayout: channelLayout, magicCookie: magicCookie, headerPatch: .caf(dataSizeOffset: dataSizeOffset))
+        if f.mBytesPerPacket == 0 || f.mFramesPerPacket == 0 { layout.packetIndex = PacketIndex(variableFrames: f.mFramesPerPacket == 0) }
+        return .success((w.bytes, layout))
+    }
+
+    /// The 'pakt' chunk's body for the packets written so far.
+    static func packetTableBody(_ layout: AudioFileLayout, packetCount: Int64, validFrames: Int64) -> [UInt8] {
+        var w = ByteWriter()
+        let t = layout.packetTable
+        w.be(UInt64(packetCount), 8)
+        w.be(UInt64(bitPattern: t?.mNumberValidFrames ?? validFrames), 8)
+        w.be(UInt64(UInt32(bitPattern: t?.mPrimingFrames ?? 0)), 4)
+        w.be(UInt64(UInt32(bitPattern: t?.mRemainderFrames ?? 0)), 4)
+        if let index = layout.packetIndex { w.append(index.cafTable(includeSizes: layout.format.mBytesPerPacket == 0)) }
+        return w.bytes
     }
 
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {

@@ -110,6 +110,18 @@ enum WAVEContainer: AudioFileContainer {
         guard blockAlign > 0, blockAlign % channels == 0, container * 8 >= bits, container <= 8 else {
             return .failure(OSStatusError(kAudioFileInvalidChunkError))
         }
+        if tag == 6 || tag == 7 {
+            // WAVE_FORMAT_ALAW / MULAW: one byte per sample.
+            guard bits == 8, blockAlign == channels else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
+            var g = AudioStreamBasicDescription()
+            g.mSampleRate = rate
+            g.mFormatID = tag == 7 ? kAudioFormatULaw : kAudioFormatALaw
+            g.mChannelsPerFrame = channels
+            guard let complete = CodecRegistry.entry(g.mFormatID)?.completeFormat(g, nil) else {
+                return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
+            }
+            return .success((complete, layout))
+        }
         var flags: AudioFormatFlags
         switch tag {
         case 1:
@@ -144,13 +156,14 @@ enum WAVEContainer: AudioFileContainer {
         }
     }
 
-    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         createFile(format: f, channelLayout: channelLayout, rf64: false)
     }
 
     /// A new WAVE file, or an RF64 one (ds64 chunk with 64-bit sizes, for data beyond 4 GiB).
     static func createFile(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, rf64 isRF64: Bool)
         -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        if f.mFormatID == kAudioFormatULaw || f.mFormatID == kAudioFormatALaw { return createG711(format: f, rf64: isRF64) }
         // The header holds the rate as a 32-bit integer: one that rounds to 0 or past it cannot be written.
         guard let pcm = PCMFormat(f), pcm.isInterleaved, f.mSampleRate.rounded() >= 1, f.mSampleRate.rounded() <= Double(UInt32.max) else {
             return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
@@ -203,6 +216,36 @@ enum WAVEContainer: AudioFileContainer {
         return .success((w.bytes, layout))
     }
 
+    /// A WAVE (or RF64) header for µ-law or A-law data: format tag 7 or 6, 8 bits, a byte per sample.
+    static func createG711(format f: AudioStreamBasicDescription, rf64 isRF64: Bool) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        guard f.mChannelsPerFrame >= 1, f.mChannelsPerFrame <= 1024, f.mSampleRate.rounded() >= 1, f.mSampleRate.rounded() <= Double(UInt32.max),
+              let stored = CodecRegistry.entry(f.mFormatID)?.completeFormat(f, nil) else {
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        var w = ByteWriter()
+        w.fourCC(isRF64 ? rf64 : riff); w.le(0xFFFF_FFFF, 4); w.fourCC(wave)
+        var ds64Offset: Int64 = -1
+        if isRF64 {
+            w.fourCC(ds64); w.le(28, 4)
+            ds64Offset = Int64(w.bytes.count)
+            w.le(0, 8); w.le(0, 8); w.le(0, 8); w.le(0, 4)
+        }
+        w.fourCC(fmt); w.le(18, 4)
+        w.le(f.mFormatID == kAudioFormatULaw ? 7 : 6, 2)
+        w.le(UInt64(f.mChannelsPerFrame), 2)
+        w.le(UInt64(f.mSampleRate.rounded()), 4)
+        w.le(min(UInt64(f.mSampleRate.rounded()) * UInt64(f.mChannelsPerFrame), UInt64(UInt32.max)), 4)
+        w.le(UInt64(f.mChannelsPerFrame), 2)
+        w.le(8, 2)
+        w.le(0, 2)
+        let dataSizeOffset = Int64(w.bytes.count + 4)
+        w.fourCC(data); w.le(0xFFFF_FFFF, 4)
+        let layout = AudioFileLayout(fileType: isRF64 ? kAudioFileRF64Type : kAudioFileWAVEType, format: stored,
+                                     dataOffset: Int64(w.bytes.count), dataByteCount: 0,
+                                     headerPatch: .wave(riffSizeOffset: 4, dataSizeOffset: dataSizeOffset, ds64Offset: ds64Offset))
+        return .success((w.bytes, layout))
+    }
+
     /// The WAVE channel mask: from a bitmap layout, else the first N standard speaker positions.
     static func channelMask(_ layout: [UInt8]?, channels: UInt32) -> UInt32 {
         if let layout, layout.count >= 8 {
@@ -219,7 +262,7 @@ enum WAVEContainer: AudioFileContainer {
             var ds = ByteWriter()
             ds.le(UInt64(max(0, layout.dataOffset + dataByteCount + (dataByteCount & 1) - 8)), 8)
             ds.le(UInt64(dataByteCount), 8)
-            ds.le(UInt64(dataByteCount / Int64(max(layout.format.mBytesPerFrame, 1))), 8)
+            ds.le(UInt64(dataByteCount / Int64(max(layout.format.mBytesPerPacket, 1))), 8)
             return [(ds64Offset, ds.bytes)]
         }
         var riffSize = ByteWriter(), dataSize = ByteWriter()
@@ -233,7 +276,7 @@ enum WAVEContainer: AudioFileContainer {
 enum RF64Container: AudioFileContainer {
     static var fileType: AudioFileTypeID { kAudioFileRF64Type }
     static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> { WAVEContainer.parse(store) }
-    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         WAVEContainer.createFile(format: format, channelLayout: channelLayout, rf64: true)
     }
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {
