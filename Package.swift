@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // speexdsp: VoiceProcessingIO's echo canceller and automatic gain control.
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
+        // libmpg123: the MP3 decoder (Apple's AudioConverter decodes MP3 and cannot encode it; neither can we).
+        .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
 
@@ -50,7 +52,7 @@ let package = Package(
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
             name: "AudioToolbox",
-            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "OCARunLoop"],
+            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "OCARunLoop"],
             // CAudioToolbox's module map names its Clang module AudioToolbox, with a submodule per header
             // (AudioToolbox.AudioFile, ...): this Swift module is its overlay, as Apple's is. The flag makes
             // the package usable only as a root or local (path) dependency, which is how it is used.

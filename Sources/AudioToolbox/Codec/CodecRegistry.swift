@@ -6,7 +6,8 @@ enum CodecRegistry {
         Dictionary(uniqueKeysWithValues: builtIns.map { ($0.formatID, $0) }))
 
     private static var builtIns: [CodecEntry] {
-        [G711Codec.entry(aLaw: false), G711Codec.entry(aLaw: true), IMA4Codec.entry]
+        [G711Codec.entry(aLaw: false), G711Codec.entry(aLaw: true), IMA4Codec.entry,
+         MP3Codec.entry(kAudioFormatMPEGLayer1), MP3Codec.entry(kAudioFormatMPEGLayer2), MP3Codec.entry(kAudioFormatMPEGLayer3)]
     }
 
     /// The codec for a format, if one is registered.

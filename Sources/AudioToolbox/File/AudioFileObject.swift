@@ -10,6 +10,7 @@ final class AudioFileObject: @unchecked Sendable {
     nonisolated(unsafe) static let containers: [AudioFileTypeID: AudioFileContainer.Type] = [
         kAudioFileWAVEType: WAVEContainer.self, kAudioFileAIFFType: AIFFContainer.self,
         kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self, kAudioFileRF64Type: RF64Container.self,
+        kAudioFileMP3Type: MP3Container.self,
     ]
 
     let store: ByteStore
@@ -66,8 +67,10 @@ final class AudioFileObject: @unchecked Sendable {
 
     /// Opens an existing file: the hint first, then every container in turn.
     static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, OSStatusError> {
-        var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType]
-        let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType : hint
+        // MPEG audio last: it has no signature, only frame syncs, so the others get the first look.
+        var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type]
+        let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType
+            : hint == kAudioFileMP2Type || hint == kAudioFileMP1Type ? kAudioFileMP3Type : hint
         if let h = order.firstIndex(of: family) { order.swapAt(0, h) }
         var firstError: OSStatusError?
         for type in order {
