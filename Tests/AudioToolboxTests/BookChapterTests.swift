@@ -65,12 +65,15 @@ import Testing
         var inputFilePacketIndex: Int64 = 0
         var inputFilePacketCount: UInt64 = 0
         var inputFilePacketMaxSize: UInt32 = 0
+        var inputFilePacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?
         var sourceBuffer: UnsafeMutableRawPointer?
     }
 
-    /// Listing 6.16's input callback.
-    static let inputProc: AudioConverterComplexInputDataProc = { _, ioDataPacketCount, ioData, _, userData in
+    /// Listings 6.17-6.21's input callback: packets (with descriptions for variable-bit-rate input).
+    static let inputProc: AudioConverterComplexInputDataProc = { _, ioDataPacketCount, ioData, outDataPacketDescription, userData in
         let s = Unmanaged<ConverterSettings>.fromOpaque(userData!).takeUnretainedValue()
+        ioData.pointee.mBuffers.mData = nil
+        ioData.pointee.mBuffers.mDataByteSize = 0
         if s.inputFilePacketIndex + Int64(ioDataPacketCount.pointee) > Int64(s.inputFilePacketCount) {
             ioDataPacketCount.pointee = UInt32(Int64(s.inputFilePacketCount) - s.inputFilePacketIndex)
         }
@@ -78,14 +81,15 @@ import Testing
         s.sourceBuffer?.deallocate()
         let size = Int(ioDataPacketCount.pointee * s.inputFilePacketMaxSize)
         s.sourceBuffer = .allocate(byteCount: size, alignment: 16)
-        var outByteCount = UInt32(size)
-        let result = AudioFileReadPacketData(s.inputFile!, true, &outByteCount, nil, s.inputFilePacketIndex, ioDataPacketCount, s.sourceBuffer)
-        if result != noErr { return result }
+        var outByteCount: UInt32 = 0
+        var result = AudioFileReadPackets(s.inputFile!, true, &outByteCount, s.inputFilePacketDescriptions, s.inputFilePacketIndex,
+                                          ioDataPacketCount, s.sourceBuffer)
+        if result == kAudioFileEndOfFileError && ioDataPacketCount.pointee > 0 { result = noErr } else if result != noErr { return result }
         s.inputFilePacketIndex += Int64(ioDataPacketCount.pointee)
-        let list = UnsafeMutableAudioBufferListPointer(ioData)
-        list[0].mData = s.sourceBuffer
-        list[0].mDataByteSize = outByteCount
-        return noErr
+        ioData.pointee.mBuffers.mData = s.sourceBuffer
+        ioData.pointee.mBuffers.mDataByteSize = outByteCount
+        if let outDataPacketDescription { outDataPacketDescription.pointee = s.inputFilePacketDescriptions }
+        return result
     }
 
     /// Makes the chapter 6 input: a 2 s stereo Float32 WAV of two sines.
@@ -114,21 +118,37 @@ import Testing
         size = 8
         AudioFileGetProperty(s.inputFile!, kAudioFilePropertyAudioDataPacketCount, &size, &s.inputFilePacketCount)
         size = 4
-        AudioFileGetProperty(s.inputFile!, kAudioFilePropertyMaximumPacketSize, &size, &s.inputFilePacketMaxSize)
+        // Listing 6.5: the upper bound for compressed input, the packet size itself for PCM.
+        if s.inputFormat.mBytesPerPacket == 0 {
+            AudioFileGetProperty(s.inputFile!, kAudioFilePropertyPacketSizeUpperBound, &size, &s.inputFilePacketMaxSize)
+        } else {
+            s.inputFilePacketMaxSize = s.inputFormat.mBytesPerPacket
+        }
         #expect(AudioFileCreateWithURL(output as CFURL, kAudioFileAIFFType, &s.outputFormat, .eraseFile, &s.outputFile) == noErr)
         var converter: AudioConverterRef?
         #expect(AudioConverterNew(&s.inputFormat, &s.outputFormat, &converter) == noErr)
-        let outputBufferSize: UInt32 = 32 * 1024
-        let packetsPerBuffer = outputBufferSize / s.outputFormat.mBytesPerPacket
+        // Listings 6.9-6.10.
+        var packetsPerBuffer: UInt32 = 0
+        var outputBufferSize: UInt32 = 32 * 1024
+        var sizePerPacket = s.inputFormat.mBytesPerPacket
+        if sizePerPacket == 0 {
+            var size = UInt32(MemoryLayout<UInt32>.size)
+            #expect(AudioConverterGetProperty(converter!, kAudioConverterPropertyMaximumOutputPacketSize, &size, &sizePerPacket) == noErr)
+            if sizePerPacket > outputBufferSize { outputBufferSize = sizePerPacket }
+            packetsPerBuffer = outputBufferSize / sizePerPacket
+            s.inputFilePacketDescriptions = .allocate(capacity: Int(packetsPerBuffer))
+        } else {
+            packetsPerBuffer = outputBufferSize / sizePerPacket
+        }
         let outputBuffer = UnsafeMutableRawPointer.allocate(byteCount: Int(outputBufferSize), alignment: 16)
-        defer { outputBuffer.deallocate(); s.sourceBuffer?.deallocate() }
+        defer { outputBuffer.deallocate(); s.sourceBuffer?.deallocate(); s.inputFilePacketDescriptions?.deallocate() }
         var outputFilePacketPosition: UInt32 = 0
         while true {
             var convertedData = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(
                 mNumberChannels: s.inputFormat.mChannelsPerFrame, mDataByteSize: outputBufferSize, mData: outputBuffer))
             var ioOutputDataPackets = packetsPerBuffer
             let error = AudioConverterFillComplexBuffer(converter!, Self.inputProc, Unmanaged.passUnretained(s).toOpaque(),
-                                                        &ioOutputDataPackets, &convertedData, nil)
+                                                        &ioOutputDataPackets, &convertedData, s.inputFilePacketDescriptions)
             if error != noErr || ioOutputDataPackets == 0 { break }
             // Listing 6.15, including its packet count passed as the byte count.
             #expect(AudioFileWritePackets(s.outputFile!, false, ioOutputDataPackets, nil,
@@ -186,5 +206,38 @@ import Testing
             let ideal = 0.6 * sin(2 * Double.pi * 330 * Double(n) / 44100)
             #expect(abs(Double(samples[2 * n]) / 2_147_483_648 - ideal) < 1.0 / 32768)
         }
+    }
+
+    /// Chapter 6 on an MP3 (the book's own example): both programs run unchanged. The AudioConverter one
+    /// decodes every packet, as Apple's does (a converter knows nothing of the file's priming); the
+    /// ExtAudioFile one gives the playable frames only, which are the same bytes from the priming on.
+    @Test func chapter6ConvertsAnMP3BothWays() throws {
+        let input = try MP3FileTests.makeMP3(seconds: 2)
+        let viaConverter = FileSupport.tempURL("aif"), viaExt = FileSupport.tempURL("aif")
+        defer { [input, viaConverter, viaExt].forEach { try? FileManager.default.removeItem(at: $0) } }
+        try convertWithAudioConverter(input, viaConverter)
+        try convertWithExtAudioFile(input, viaExt)
+        let all = try FileSupport.soxSamples(viaConverter), playable = try FileSupport.soxSamples(viaExt)
+        #expect(playable.count == 2 * 88200)
+        let priming = 576 + 529
+        #expect(all.count >= playable.count + 2 * priming)
+        #expect(Array(all[(2 * priming)..<(2 * priming + playable.count)]) == playable)
+    }
+
+    /// Chapter 1: an MP3's metadata through kAudioFilePropertyInfoDictionary (ID3 title, artist, album and
+    /// the approximate duration), as the book's first program prints it with CFShow.
+    @Test func chapter1PrintsAnMP3sMetadata() throws {
+        let url = try MP3FileTests.makeMP3(seconds: 2)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var audioFile: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, 0, &audioFile) == noErr)
+        var dictionarySize: UInt32 = 0
+        #expect(AudioFileGetPropertyInfo(audioFile!, kAudioFilePropertyInfoDictionary, &dictionarySize, nil) == noErr)
+        var dictionary: CFDictionary?
+        #expect(AudioFileGetProperty(audioFile!, kAudioFilePropertyInfoDictionary, &dictionarySize, &dictionary) == noErr)
+        let info = try #require(dictionary as? [String: Any])
+        #expect(info["title"] as? String == "Chapter One" && info["artist"] as? String == "The Book" && info["album"] as? String == "Learning Core Audio")
+        #expect((info["approximate duration in seconds"] as? String).flatMap(Double.init).map { abs($0 - 2) < 0.001 } == true)
+        #expect(AudioFileClose(audioFile!) == noErr)
     }
 }

@@ -2,7 +2,7 @@
 /// them, and serves the PCM to the converter's PCM stage as that stage's input proc. Every packet the
 /// client hands over is decoded at once, since the client's buffers are only valid until its next call.
 final class DecodeStage {
-    /// Packets asked of the client per call: about 4,096 frames' worth, one for variable-bit-rate data.
+    /// Packets asked of the client per call: about 4,096 frames' worth (one when a packet's frames vary).
     let packetsPerPull: Int
     let format: AudioStreamBasicDescription
     let decoder: PacketDecoder
@@ -27,9 +27,8 @@ final class DecodeStage {
         self.format = format
         self.decoder = decoder
         self.pcm = pcm
-        let isVBR = format.mBytesPerPacket == 0 || format.mFramesPerPacket == 0
         let framesPerPacket = max(Int(format.mFramesPerPacket), 1)
-        packetsPerPull = isVBR ? 1 : max(1, 4096 / framesPerPacket)
+        packetsPerPull = format.mFramesPerPacket == 0 ? 1 : max(1, 4096 / framesPerPacket)
         capacityFrames = packetsPerPull * max(decoder.maximumFramesPerPacket, framesPerPacket)
         buffer = .allocate(byteCount: capacityFrames * pcm.bytesPerFrame, alignment: 16)
         clientList = AudioBufferList.allocate(maximumBuffers: 1)

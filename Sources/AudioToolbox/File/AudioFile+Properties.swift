@@ -201,19 +201,32 @@ struct AudioFileTypeInfo {
     let utis: [String]
     /// The linear PCM layouts the type holds, as (flags, bits) pairs in Apple's order.
     let pcm: [(AudioFormatFlags, UInt32)]
+    /// Compressed formats the type holds (CAF: whatever a codec exists for).
+    var compressed: [AudioFormatID] = []
+    var writable = true
+
+    /// Formats the type lists in AvailableFormatIDs: linear PCM first if it holds it.
+    var formatIDs: [AudioFormatID] {
+        let codecs = type == kAudioFileCAFType ? CodecRegistry.decodeFormatIDs.filter { $0 != kAudioFormatLinearPCM } : compressed
+        return (pcm.isEmpty ? [] : [kAudioFormatLinearPCM]) + codecs
+    }
 
     static let all: [AudioFileTypeInfo] = [
         AudioFileTypeInfo(type: kAudioFileAIFFType, name: "AIFF", extensions: ["aif", "aiff"], mimeTypes: ["audio/aiff", "audio/x-aiff"],
                           utis: ["public.aiff-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32)]),
         AudioFileTypeInfo(type: kAudioFileAIFCType, name: "AIFC", extensions: ["aifc", "aiff", "aif"], mimeTypes: ["audio/aiff", "audio/x-aiff"],
-                          utis: ["public.aifc-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16)]),
+                          utis: ["public.aifc-audio"], pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16)],
+                          compressed: [kAudioFormatULaw, kAudioFormatALaw, kAudioFormatAppleIMA4]),
         AudioFileTypeInfo(type: kAudioFileWAVEType, name: "WAVE", extensions: ["wav", "wave"], mimeTypes: ["audio/wav", "audio/x-wav", "audio/vnd.wave"],
-                          utis: ["com.microsoft.waveform-audio"], pcm: [(8, 8), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
+                          utis: ["com.microsoft.waveform-audio"], pcm: [(8, 8), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)],
+                          compressed: [kAudioFormatULaw, kAudioFormatALaw]),
         AudioFileTypeInfo(type: kAudioFileRF64Type, name: "RF64", extensions: ["rf64", "wav"], mimeTypes: ["audio/x-rf64"],
                           utis: ["public.rf64-audio"], pcm: [(8, 8), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
         AudioFileTypeInfo(type: kAudioFileCAFType, name: "CAF", extensions: ["caf"], mimeTypes: ["audio/x-caf"],
                           utis: ["com.apple.coreaudio-format"],
                           pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
+        AudioFileTypeInfo(type: kAudioFileMP3Type, name: "MPEG Layer 3", extensions: ["mp3"], mimeTypes: ["audio/mpeg", "audio/mpeg3"],
+                          utis: ["public.mp3"], pcm: [], compressed: [kAudioFormatMPEGLayer3], writable: false),
     ]
 
     static func find(_ type: AudioFileTypeID) -> AudioFileTypeInfo? { all.first { $0.type == type } }
@@ -232,20 +245,29 @@ enum AudioFileGlobalInfo {
             return spec.loadUnaligned(as: T.self)
         }
         switch id {
-        case kAudioFileGlobalInfo_ReadableTypes, kAudioFileGlobalInfo_WritableTypes:
+        case kAudioFileGlobalInfo_ReadableTypes:
             return .success(bytes(AudioFileTypeInfo.all.map(\.type)))
+        case kAudioFileGlobalInfo_WritableTypes:
+            return .success(bytes(AudioFileTypeInfo.all.filter(\.writable).map(\.type)))
         case kAudioFileGlobalInfo_FileTypeName:
             guard let t = specifier(AudioFileTypeID.self) else { return .failure(OSStatusError(kAudioFileBadPropertySizeError)) }
             guard let info = AudioFileTypeInfo.find(t) else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
             return .success(.object(info.name as NSString))
         case kAudioFileGlobalInfo_AvailableFormatIDs:
             guard let t = specifier(AudioFileTypeID.self) else { return .failure(OSStatusError(kAudioFileBadPropertySizeError)) }
-            guard AudioFileTypeInfo.find(t) != nil else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
-            return .success(bytes([kAudioFormatLinearPCM]))
+            guard let info = AudioFileTypeInfo.find(t) else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
+            return .success(bytes(info.formatIDs))
         case kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat:
             guard let tf = specifier(AudioFileTypeAndFormatID.self) else { return .failure(OSStatusError(kAudioFileBadPropertySizeError)) }
             guard let info = AudioFileTypeInfo.find(tf.mFileType) else { return .failure(OSStatusError(kAudioFileUnsupportedFileTypeError)) }
-            guard tf.mFormatID == kAudioFormatLinearPCM else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
+            guard info.formatIDs.contains(tf.mFormatID) else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
+            if tf.mFormatID != kAudioFormatLinearPCM {
+                // A compressed format: its codec's fixed fields, rate and channels left open.
+                var f = AudioStreamBasicDescription()
+                f.mFormatID = tf.mFormatID
+                let complete = CodecRegistry.entry(tf.mFormatID)?.completeFormat(f, nil) ?? f
+                return .success(bytes([complete]))
+            }
             let list = info.pcm.map { flags, bits in
                 AudioStreamBasicDescription(mSampleRate: 0, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags, mBytesPerPacket: 0,
                                             mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 0, mBitsPerChannel: bits, mReserved: 0)
