@@ -49,12 +49,14 @@ public func exerciseFile(_ data: UnsafeRawBufferPointer, hints: [AudioFileTypeID
         if AudioFileGetProperty(f, kAudioFilePropertyInfoDictionary, &size, &info) == noErr { info?.release() }
         exerciseMarkers(f)
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 65536, alignment: 16)
+        let descriptions = UnsafeMutablePointer<AudioStreamPacketDescription>.allocate(capacity: 4096)
         var packet: Int64 = 0
         while true {
             var bytes: UInt32 = 65536, n: UInt32 = 4096
-            if AudioFileReadPacketData(f, false, &bytes, nil, packet, &n, buffer) != noErr || n == 0 { break }
+            if AudioFileReadPacketData(f, false, &bytes, packet & 1 == 0 ? descriptions : nil, packet, &n, buffer) != noErr || n == 0 { break }
             packet += Int64(n)
         }
+        descriptions.deallocate()
         buffer.deallocate()
         AudioFileClose(f)
     }
@@ -179,7 +181,7 @@ public func exerciseReport(_ data: UnsafeRawBufferPointer) {
 
 /// Everything above, for one input: what the corpus replay tests run on each kept file.
 public func exerciseAll(_ data: UnsafeRawBufferPointer) {
-    exerciseFile(data, hints: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType])
+    exerciseFile(data, hints: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type])
     for selector: UInt8 in [0, 9, 0x22, 0x45, 0x63] { exerciseExtAudioFile(data, selector: selector, frameLimit: 1 << 16) }
     exerciseReport(data)
     exerciseStream(data, pieces: 1)
