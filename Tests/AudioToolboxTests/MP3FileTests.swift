@@ -147,4 +147,62 @@ import Testing
         #expect(AudioConverterNew(&mp3, &pcm, &c) == noErr)
         if let c { AudioConverterDispose(c) }
     }
+
+    final class StreamCollector {
+        var packets: [[UInt8]] = []
+        var format = AudioStreamBasicDescription()
+        var ready = false
+    }
+
+    /// AudioFileStream on an MP3 fed in pieces of every size (the way a web radio client receives it)
+    /// hands out exactly the packets AudioFile reads from the file, each with its description.
+    @Test func audioFileStreamSplitsTheSameFrames() throws {
+        let url = try Self.makeMP3(seconds: 2)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let bytes = Array(try Data(contentsOf: url))
+        var file: AudioFileID?
+        try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &file) == noErr)
+        defer { AudioFileClose(file!) }
+        var expected: [[UInt8]] = []
+        var descriptions = [AudioStreamPacketDescription](repeating: AudioStreamPacketDescription(), count: 64)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1441)
+        var packet: Int64 = 0
+        while true {
+            var n: UInt32 = 64, size = UInt32(buffer.count)
+            AudioFileReadPacketData(file!, false, &size, &descriptions, packet, &n, &buffer)
+            if n == 0 { break }
+            for d in descriptions.prefix(Int(n)) { expected.append(Array(buffer[Int(d.mStartOffset)..<Int(d.mStartOffset) + Int(d.mDataByteSize)])) }
+            packet += Int64(n)
+        }
+        let collector = StreamCollector()
+        let listener: AudioFileStream_PropertyListenerProc = { user, stream, id, _ in
+            let c = Unmanaged<StreamCollector>.fromOpaque(user).takeUnretainedValue()
+            if id == kAudioFileStreamProperty_DataFormat {
+                var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+                AudioFileStreamGetProperty(stream, id, &size, &c.format)
+            }
+            if id == kAudioFileStreamProperty_ReadyToProducePackets { c.ready = true }
+        }
+        let packets: AudioFileStream_PacketsProc = { user, byteCount, count, data, descriptions in
+            let c = Unmanaged<StreamCollector>.fromOpaque(user).takeUnretainedValue()
+            for i in 0..<Int(count) {
+                let d = descriptions![i]
+                c.packets.append(Array(UnsafeRawBufferPointer(start: data + Int(d.mStartOffset), count: Int(d.mDataByteSize))))
+            }
+        }
+        var stream: AudioFileStreamID?
+        try #require(AudioFileStreamOpen(Unmanaged.passUnretained(collector).toOpaque(), listener, packets, kAudioFileMP3Type, &stream) == noErr)
+        var offset = 0, piece = 1
+        while offset < bytes.count {
+            let n = min(piece, bytes.count - offset)
+            let status = bytes[offset..<(offset + n)].withUnsafeBytes { AudioFileStreamParseBytes(stream!, UInt32(n), $0.baseAddress, []) }
+            #expect(status == noErr)
+            offset += n
+            piece = piece * 3 % 2999 + 1
+        }
+        AudioFileStreamClose(stream!)
+        #expect(collector.ready && collector.format.mFormatID == kAudioFormatMPEGLayer3 && collector.format.mFramesPerPacket == 1152)
+        #expect(collector.packets.count == expected.count)
+        #expect(collector.packets == expected)
+    }
 }

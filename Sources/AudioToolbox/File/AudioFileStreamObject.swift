@@ -3,7 +3,8 @@ import Foundation
 /// What an `AudioFileStreamID` points at: a parser fed by bytes arriving in pieces of any size. Until
 /// the header is complete it keeps the bytes and retries the container parsers over them; then it
 /// announces the properties (file format, data format, data offset, ..., ReadyToProducePackets) and
-/// from there hands out every complete PCM packet as it arrives.
+/// from there hands out every complete packet as it arrives: fixed-size packets by size, MPEG audio
+/// frames by their headers (with packet descriptions, resynchronising past junk and a trailing ID3v1 tag).
 final class AudioFileStreamObject: @unchecked Sendable {
     static let handles = LiveHandleTable()
 
@@ -45,6 +46,10 @@ final class AudioFileStreamObject: @unchecked Sendable {
         pending.append(contentsOf: incoming)
         if layout == nil {
             guard pending.count >= 12 else { return noErr }
+            // An ID3v2 tag (MP3) is waited for whole: picture data inside it must not be taken for frames.
+            if let tagSize = ID3Tag.v2Size(Array(pending.prefix(10))), pending.count < tagSize + 4 {
+                return tagSize > 1 << 26 ? kAudioFileStreamError_UnsupportedFileType : noErr
+            }
             switch AudioFileObject.open(ByteStore(.memory(pending), writable: false), hint: hint, writable: false) {
             case .failure(let e):
                 // Not enough yet (no data chunk), or not a file we know: tell them apart by size.
@@ -110,16 +115,60 @@ final class AudioFileStreamObject: @unchecked Sendable {
             set(kAudioFileStreamProperty_AudioDataPacketCount, UInt64(declared / Int64(max(l.format.mBytesPerPacket, 1))))
         }
         if let table = l.packetTable { set(kAudioFileStreamProperty_PacketTableInfo, table) }
-        set(kAudioFileStreamProperty_MaximumPacketSize, l.format.mBytesPerPacket)
-        set(kAudioFileStreamProperty_PacketSizeUpperBound, l.format.mBytesPerPacket)
-        set(kAudioFileStreamProperty_AverageBytesPerPacket, Double(l.format.mBytesPerPacket))
-        set(kAudioFileStreamProperty_BitRate, UInt32((l.format.mSampleRate * Double(l.format.mBytesPerFrame) * 8).rounded()))
+        if let first = mpegHeader(at: 0) {
+            // MPEG audio: sizes from the first frame; the upper bound is the layer's largest frame.
+            let bound: UInt32 = first.layer == 1 ? 676 : first.layer == 2 ? 1729 : first.version == 1 ? 1441 : 721
+            set(kAudioFileStreamProperty_MaximumPacketSize, bound)
+            set(kAudioFileStreamProperty_PacketSizeUpperBound, bound)
+            set(kAudioFileStreamProperty_AverageBytesPerPacket, Double(first.frameBytes))
+            set(kAudioFileStreamProperty_BitRate, UInt32(first.bitRate))
+        } else {
+            set(kAudioFileStreamProperty_MaximumPacketSize, l.format.mBytesPerPacket)
+            set(kAudioFileStreamProperty_PacketSizeUpperBound, l.format.mBytesPerPacket)
+            set(kAudioFileStreamProperty_AverageBytesPerPacket, Double(l.format.mBytesPerPacket))
+            set(kAudioFileStreamProperty_BitRate, UInt32((l.format.mSampleRate * Double(l.format.mBytesPerFrame) * 8).rounded()))
+        }
         set(kAudioFileStreamProperty_ReadyToProducePackets, UInt32(1))
+    }
+
+    /// The MPEG audio frame header at `offset` in the pending bytes, if one is there.
+    private func mpegHeader(at offset: Int) -> MPEGAudioFrameHeader? {
+        guard offset + 4 <= pending.count else { return nil }
+        return pending.withUnsafeBufferPointer { MPEGAudioFrameHeader($0.baseAddress! + offset) }
+    }
+
+    /// MPEG audio: every complete frame of the stream's kind held, as packets with descriptions; bytes
+    /// that are not a frame are skipped to the next sync.
+    private func deliverMPEGFrames(_ l: AudioFileLayout) {
+        var descriptions: [AudioStreamPacketDescription] = []
+        var offset = 0
+        while offset + 4 <= pending.count {
+            guard let h = mpegHeader(at: offset), h.sampleRate == Int(l.format.mSampleRate), h.formatID == l.format.mFormatID else {
+                offset += 1
+                while offset + 1 < pending.count && !(pending[offset] == 0xFF && pending[offset + 1] & 0xE0 == 0xE0) { offset += 1 }
+                continue
+            }
+            guard offset + h.frameBytes <= pending.count else { break }
+            descriptions.append(AudioStreamPacketDescription(mStartOffset: Int64(offset), mVariableFramesInPacket: 0, mDataByteSize: UInt32(h.frameBytes)))
+            offset += h.frameBytes
+        }
+        if !descriptions.isEmpty {
+            let bytes = Int(descriptions.last!.mStartOffset) + Int(descriptions.last!.mDataByteSize)
+            pending.withUnsafeBytes { raw in
+                descriptions.withUnsafeMutableBufferPointer { d in
+                    typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
+                                                                UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
+                    unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(bytes), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
+                }
+            }
+        }
+        pending.removeFirst(min(offset, pending.count))
     }
 
     /// Hands out every complete packet held, up to the declared end of the audio.
     private func deliverPackets() {
         guard let l = layout else { return }
+        if l.fileType == kAudioFileMP3Type { deliverMPEGFrames(l); return }
         let bpp = Int(max(l.format.mBytesPerPacket, 1))
         var usable = pending.count
         if let declared = audioDeclared { usable = Int(min(Int64(usable), max(0, declared - audioDelivered))) }
@@ -140,6 +189,8 @@ final class AudioFileStreamObject: @unchecked Sendable {
     /// Where in the file packet `packet` starts; subsequent bytes are expected from there.
     func seek(_ packet: Int64) -> Result<Int64, OSStatusError> {
         guard let l = layout else { return .failure(OSStatusError(kAudioFileStreamError_IllegalOperation)) }
+        // Variable packets: where one starts is not known without the whole stream (Apple estimates).
+        guard l.packetIndex == nil else { return .failure(OSStatusError(kAudioFileStreamError_InvalidPacketOffset)) }
         let bpp = Int64(max(l.format.mBytesPerPacket, 1))
         guard packet >= 0, audioDeclared.map({ packet * bpp <= $0 }) ?? true else {
             return .failure(OSStatusError(kAudioFileStreamError_InvalidPacketOffset))
