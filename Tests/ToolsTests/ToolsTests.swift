@@ -236,6 +236,28 @@ enum Fixture {
 
     /// Without -f and -d the type follows the extension and the data format the source, where the type
     /// can hold it (AIFF cannot hold little-endian data: there the same depth, big-endian).
+    /// Compressed output: `-d ima4` into CAF and AIFC, `-d ulaw` into WAVE; ffmpeg decodes what afconvert
+    /// wrote with the source's length, and afconvert reads it back.
+    @Test(arguments: [("caff", "ima4", "caf", "adpcm_ima_qt"), ("AIFC", "ima4", "aifc", "adpcm_ima_qt"), ("WAVE", "ulaw", "wav", "pcm_mulaw"),
+                      ("caff", "alaw", "caf", "pcm_alaw")])
+    func afconvertEncodesCompressedFormats(_ spec: (String, String, String, String)) throws {
+        let wav = Fixture.tempURL("wav"), out = Fixture.tempURL(spec.2), back = Fixture.tempURL("wav")
+        defer { [wav, out, back].forEach { try? FileManager.default.removeItem(at: $0) } }
+        try Fixture.writeWAV(wav)
+        let convert = try Tools.run("afconvert", ["-f", spec.0, "-d", spec.1, wav.path, out.path])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        let ffprobe = try #require(["/usr/bin/ffprobe"].first { FileManager.default.isExecutableFile(atPath: $0) }, "ffprobe is missing")
+        let probe = try Tools.run(executable: ffprobe, ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", out.path])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == spec.3)
+        let info = try Tools.run("afinfo", [out.path])
+        #expect(info.stdout.contains(spec.1), "\(info.stdout)")
+        let decode = try Tools.run("afconvert", ["-f", "WAVE", "-d", "LEI16", out.path, back.path])
+        #expect(decode.status == 0, "\(decode.stderr)")
+        let (_, samples) = try Fixture.readFloat(back)
+        // CAF records the exact length; AIFC holds whole 64-frame packets.
+        #expect(samples.count == 2 * (spec.0 == "AIFC" ? 44160 : 44100))
+    }
+
     @Test func afconvertInfersTypeAndFormat() throws {
         let wav = Fixture.tempURL("wav"), aif = Fixture.tempURL("aif"), caf = Fixture.tempURL("caf")
         defer { for url in [wav, aif, caf] { try? FileManager.default.removeItem(at: url) } }
@@ -270,7 +292,8 @@ enum Fixture {
     @Test func afconvertHelpFormats() throws {
         let result = try Tools.run("afconvert", ["-hf"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("'WAVE' = WAVE (.wav, .wave)\n    data_formats: UI8 LEI16 LEI24 LEI32 LEF32 LEF64\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("'WAVE' = WAVE (.wav, .wave)\n    data_formats: UI8 LEI16 LEI24 LEI32 LEF32 LEF64 'ulaw'\n                'alaw'\n"),
+                "\(result.stdout)")
         #expect(result.stdout.contains("'AIFF' = AIFF (.aif, .aiff)\n    data_formats: I8 BEI16 BEI24 BEI32\n"))
         #expect(result.stdout.contains("'caff' = "))
         let help = try Tools.run("afconvert", ["--help"])
@@ -288,7 +311,8 @@ enum Fixture {
         BadArguments(arguments: ["--bogus", "IN", "OUT.caf"], message: "unknown option --bogus"),
         BadArguments(arguments: ["-d", "XYZ16", "IN", "OUT.caf"], message: "invalid data format \"XYZ16\""),
         BadArguments(arguments: ["-d", "F16", "IN", "OUT.caf"], message: "floats are 32 or 64 bits"),
-        BadArguments(arguments: ["-d", "aac", "IN", "OUT.caf"], message: "'aac ' is not supported"),
+        BadArguments(arguments: ["-d", "QDM2", "IN", "OUT.caf"], message: "'QDM2' cannot be encoded: 'fmt?'"),
+        BadArguments(arguments: ["-d", "ima4", "IN", "OUT.wav"], message: "'ima4' is not valid for file type 'WAVE'"),
         BadArguments(arguments: ["-f", "MPG3", "IN", "OUT.caf"], message: "file type 'MPG3' is not writable"),
         BadArguments(arguments: ["-d", "BEI16", "IN", "OUT.wav"], message: "data format BEI16 is not valid for file type 'WAVE'"),
         BadArguments(arguments: ["-d", "LEF32", "-f", "AIFF", "IN", "OUT.caf"], message: "not valid for file type 'AIFF'"),

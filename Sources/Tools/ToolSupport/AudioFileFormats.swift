@@ -85,6 +85,15 @@ public func formatIDs(_ type: AudioFileTypeID) -> [AudioFormatID] {
     return globalBytes(kAudioFileGlobalInfo_AvailableFormatIDs, specifier: &t, specifierSize: 4, as: AudioFormatID.self)
 }
 
+/// Formats Audio Format Services lists for a property (kAudioFormatProperty_EncodeFormatIDs / DecodeFormatIDs).
+public func globalFormatIDs(_ property: AudioFormatPropertyID) -> [AudioFormatID] {
+    var size: UInt32 = 0
+    guard AudioFormatGetPropertyInfo(property, 0, nil, &size) == noErr, size > 0 else { return [] }
+    var ids = [AudioFormatID](repeating: 0, count: Int(size) / 4)
+    guard AudioFormatGetProperty(property, 0, nil, &size, &ids) == noErr else { return [] }
+    return Array(ids.prefix(Int(size) / 4))
+}
+
 /// The stream descriptions a file type holds for one format (for linear PCM: flags and bit depths).
 public func streamDescriptions(_ type: AudioFileTypeID, _ format: AudioFormatID) -> [AudioStreamBasicDescription] {
     var spec = AudioFileTypeAndFormatID(mFileType: type, mFormatID: format)
@@ -106,6 +115,9 @@ public func entry(_ d: AudioStreamBasicDescription, matches flags: AudioFormatFl
 public struct DataFormatSpec {
     public var text: String
     public var sameAsSource = false
+    /// A compressed format (`-d ima4`, `-d aac`): its ID; linear PCM otherwise.
+    public var formatID: AudioFormatID = kAudioFormatLinearPCM
+    public var framesPerPacket: UInt32?
     public var flags: AudioFormatFlags = 0
     public var bits: UInt32 = 0
     public var sampleRate: Double?
@@ -137,30 +149,35 @@ public func parseDataFormat(_ text: String, fail: (String) -> Never) -> DataForm
         if s.hasPrefix("BE") || s.hasPrefix("LE") { endian = String(s.prefix(2)); s = s.dropFirst(2) }
         let kind: String
         if s.hasPrefix("UI") { kind = "UI"; s = s.dropFirst(2) } else if s.hasPrefix("I") || s.hasPrefix("F") { kind = String(s.prefix(1)); s = s.dropFirst() } else { kind = "" }
-        guard !kind.isEmpty, let bits = UInt32(s), s.allSatisfy(\.isNumber) else {
+        if kind.isEmpty || UInt32(s) == nil || !s.allSatisfy(\.isNumber) {
+            // A format's four-char code (quotes optional, short codes padded: `aac` is 'aac ').
             let trimmed = base.trimmingCharacters(in: CharacterSet(charactersIn: "'"))
-            if let code = fourCharCode(trimmed), code != kAudioFormatLinearPCM {
-                fail("data format \(quoted(code)) is not supported: this afconvert writes linear PCM only "
-                     + "([-][BE|LE]{F|[U]I}{8|16|24|32|64}, e.g. LEI16, BEF32)")
+            let padded = trimmed.count < 4 ? trimmed.padding(toLength: 4, withPad: " ", startingAt: 0) : trimmed
+            guard let code = fourCharCode(padded), code != kAudioFormatLinearPCM else {
+                fail("invalid data format \"\(text)\": expected [-][BE|LE]{F|[U]I}{8|16|24|32|64}[@sample_rate], e.g. LEI16 or BEI24@48000, "
+                     + "or a format's four-char code such as ima4 or ulaw")
             }
-            fail("invalid data format \"\(text)\": expected [-][BE|LE]{F|[U]I}{8|16|24|32|64}[@sample_rate], e.g. LEI16 or BEI24@48000")
+            spec.formatID = code
         }
-        switch kind {
-        case "F":
-            guard bits == 32 || bits == 64 else { fail("invalid data format \"\(text)\": floats are 32 or 64 bits (F32, F64)") }
-            flags |= kAudioFormatFlagIsFloat
-        case "I":
-            guard [8, 16, 24, 32].contains(bits) else { fail("invalid data format \"\(text)\": integers are 8, 16, 24 or 32 bits") }
-            flags |= kAudioFormatFlagIsSignedInteger
-        default:
-            guard bits == 8 else { fail("invalid data format \"\(text)\": unsigned integers are 8 bits only (UI8)") }
+        if spec.formatID == kAudioFormatLinearPCM {
+            guard let bits = UInt32(s) else { fail("invalid data format \"\(text)\"") }
+            switch kind {
+            case "F":
+                guard bits == 32 || bits == 64 else { fail("invalid data format \"\(text)\": floats are 32 or 64 bits (F32, F64)") }
+                flags |= kAudioFormatFlagIsFloat
+            case "I":
+                guard [8, 16, 24, 32].contains(bits) else { fail("invalid data format \"\(text)\": integers are 8, 16, 24 or 32 bits") }
+                flags |= kAudioFormatFlagIsSignedInteger
+            default:
+                guard bits == 8 else { fail("invalid data format \"\(text)\": unsigned integers are 8 bits only (UI8)") }
+            }
+            if bits > 8 {
+                let big = endian.map { $0 == "BE" } ?? nativeBigEndian
+                if big { flags |= kAudioFormatFlagIsBigEndian }
+            }
+            spec.flags = flags
+            spec.bits = bits
         }
-        if bits > 8 {
-            let big = endian.map { $0 == "BE" } ?? nativeBigEndian
-            if big { flags |= kAudioFormatFlagIsBigEndian }
-        }
-        spec.flags = flags
-        spec.bits = bits
     }
     for (marker, body) in suffixes {
         switch marker {
@@ -174,7 +191,8 @@ public func parseDataFormat(_ text: String, fail: (String) -> Never) -> DataForm
             spec.flags = flags
         default:
             guard let frames = UInt32(body) else { fail("invalid frames per packet \"\(body)\" in data format \"\(text)\"") }
-            guard frames == 1 else { fail("linear PCM has 1 frame per packet (got #\(frames) in \"\(text)\")") }
+            guard frames == 1 || spec.formatID != kAudioFormatLinearPCM else { fail("linear PCM has 1 frame per packet (got #\(frames) in \"\(text)\")") }
+            spec.framesPerPacket = frames
         }
     }
     return spec

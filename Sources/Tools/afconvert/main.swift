@@ -220,10 +220,33 @@ let outputChannels = channelsOption ?? inputFormat.mChannelsPerFrame
 let typeEntries = streamDescriptions(outputType, kAudioFormatLinearPCM)
 let typeFormatNames = typeEntries.map { pcmName(flags: $0.mFormatFlags, bits: $0.mBitsPerChannel) }.joined(separator: " ")
 
-var outputFlags: AudioFormatFlags
-var outputBits: UInt32
+var outputFlags: AudioFormatFlags = 0
+var outputBits: UInt32 = 0
 var outputRate = inputFormat.mSampleRate
-if let dataFormat {
+/// A compressed output format (`-d ima4`), completed by Audio Format Services.
+var compressedOutput: AudioStreamBasicDescription?
+if let dataFormat, dataFormat.formatID != kAudioFormatLinearPCM {
+    if let rate = dataFormat.sampleRate { outputRate = rate }
+    let encodable = globalFormatIDs(kAudioFormatProperty_EncodeFormatIDs)
+    guard encodable.contains(dataFormat.formatID) else {
+        fail("data format \(quoted(dataFormat.formatID)) cannot be encoded: \(describe(kAudioConverterErr_FormatNotSupported)) "
+             + "(encoders: \(encodable.filter { $0 != kAudioFormatLinearPCM }.map(quoted).joined(separator: " ")))")
+    }
+    guard !streamDescriptions(outputType, dataFormat.formatID).isEmpty else {
+        fail("data format \(quoted(dataFormat.formatID)) is not valid for file type \(quoted(outputType)): "
+             + "\(describe(kAudioFileUnsupportedDataFormatError)); see -hf")
+    }
+    var f = AudioStreamBasicDescription()
+    f.mSampleRate = outputRate
+    f.mFormatID = dataFormat.formatID
+    f.mChannelsPerFrame = outputChannels
+    f.mFormatFlags = dataFormat.flags
+    if let frames = dataFormat.framesPerPacket { f.mFramesPerPacket = frames }
+    var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+    let completed = AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &f)
+    if completed != noErr { fail("can't complete data format \(quoted(dataFormat.formatID)): \(describe(completed))") }
+    compressedOutput = f
+} else if let dataFormat {
     if dataFormat.sameAsSource {
         outputFlags = inputFormat.mFormatFlags & (kAudioFormatFlagIsFloat | kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsBigEndian)
         outputBits = inputFormat.mBitsPerChannel
@@ -254,7 +277,13 @@ if let dataFormat {
     outputFlags = chosen.mFormatFlags & (kAudioFormatFlagIsFloat | kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsBigEndian)
     outputBits = chosen.mBitsPerChannel
 }
-var outputFormat = pcmFormat(rate: outputRate, channels: outputChannels, flags: outputFlags, bits: outputBits)
+// What the files exchange: the output's PCM, or for a compressed output the samples the encoder takes
+// (Float32, exact for every integer source up to 24 bits; 32-bit integers stay integers).
+var outputFormat = compressedOutput == nil ? pcmFormat(rate: outputRate, channels: outputChannels, flags: outputFlags, bits: outputBits)
+    : inputFormat.mFormatID == kAudioFormatLinearPCM && inputFormat.mFormatFlags & kAudioFormatFlagIsFloat == 0 && inputFormat.mBitsPerChannel == 32
+        ? pcmFormat(rate: outputRate, channels: outputChannels, flags: kAudioFormatFlagIsSignedInteger, bits: 32)
+        : pcmFormat(rate: outputRate, channels: outputChannels, flags: kAudioFormatFlagIsFloat, bits: 32)
+var outputFileFormat = compressedOutput ?? outputFormat
 
 // MARK: Convert
 
@@ -300,13 +329,23 @@ if [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType].contains(outputT
 }
 
 var outputRef: ExtAudioFileRef?
-status = ExtAudioFileCreateWithURL(outputFile.url, outputType, &outputFormat, nil, outputFile.createFlags, &outputRef)
+status = ExtAudioFileCreateWithURL(outputFile.url, outputType, &outputFileFormat, nil, outputFile.createFlags, &outputRef)
 guard status == noErr, let outputRefValue = outputRef else {
     ExtAudioFileDispose(input)
     fail("can't create output file \(output) (\(quoted(outputType)), "
-         + "\(describe(outputFormat).trimmingCharacters(in: .whitespaces))): \(describe(status))")
+         + "\(describe(outputFileFormat).trimmingCharacters(in: .whitespaces))): \(describe(status))")
 }
 let outputAudio = outputRefValue
+if compressedOutput != nil {
+    // The encoder takes the samples in the exchange format.
+    status = ExtAudioFileSetProperty(outputAudio, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &outputFormat)
+    if status != noErr {
+        ExtAudioFileDispose(outputAudio)
+        ExtAudioFileDispose(input)
+        outputFile.discard()
+        fail("can't encode \(describe(outputFormat)) as \(describe(outputFileFormat)): \(describe(status))")
+    }
+}
 
 /// Disposes both files, removes what this run wrote (never a file that was there before) and exits with status 1.
 @MainActor func abandon(_ text: String) -> Never {
@@ -333,7 +372,7 @@ if verbose {
     print("Input file: \(inputPath), \(inputFrames) frames")
     print("Formats:")
     print("  Input file     \(describe(inputFormat))")
-    print("  Output file    \(describe(outputFormat))")
+    print("  Output file    \(describe(outputFileFormat))")
     if resampling {
         var quality: UInt32 = 0, complexity: UInt32 = 0
         if let converter = extProperty(input, kExtAudioFileProperty_AudioConverter, AudioConverterRef?.none), let converter {
