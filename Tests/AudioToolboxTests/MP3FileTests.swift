@@ -123,7 +123,7 @@ import Testing
         ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client)
         var mismatches = 0
         var rng = SystemRandomNumberGenerator()
-        for _ in 0..<200 {
+        for _ in 0..<400 {
             let frame = Int.random(in: 0..<(linear.count / 2 - 64), using: &rng)
             ExtAudioFileSeek(x!, Int64(frame))
             var buffer = [Float](repeating: 0, count: 128)
@@ -204,5 +204,90 @@ import Testing
         #expect(collector.ready && collector.format.mFormatID == kAudioFormatMPEGLayer3 && collector.format.mFramesPerPacket == 1152)
         #expect(collector.packets.count == expected.count)
         #expect(collector.packets == expected)
+    }
+
+    /// The book's chapter 5 player state: the file, the next packet, and the packet descriptions.
+    final class QueuePlayer {
+        var file: AudioFileID?
+        var packetPosition: Int64 = 0
+        var numPacketsToRead: UInt32 = 0
+        var packetDescs: UnsafeMutablePointer<AudioStreamPacketDescription>?
+        var isDone = false
+    }
+
+    /// Listing 5.16's callback: read packets with their descriptions, enqueue them; stop at the end.
+    static let playerCallback: AudioQueueOutputCallback = { user, queue, buffer in
+        let p = Unmanaged<QueuePlayer>.fromOpaque(user!).takeUnretainedValue()
+        if p.isDone { return }
+        var numBytes = buffer.pointee.mAudioDataBytesCapacity
+        var nPackets = p.numPacketsToRead
+        AudioFileReadPacketData(p.file!, false, &numBytes, p.packetDescs, p.packetPosition, &nPackets, buffer.pointee.mAudioData)
+        if nPackets > 0 {
+            buffer.pointee.mAudioDataByteSize = numBytes
+            AudioQueueEnqueueBuffer(queue, buffer, p.packetDescs != nil ? nPackets : 0, p.packetDescs)
+            p.packetPosition += Int64(nPackets)
+        } else {
+            AudioQueueStop(queue, false)
+            p.isDone = true
+        }
+    }
+
+    /// An MP3 through an output queue (the book's chapter 5 player, rendered offline): the queue decodes
+    /// the packets as they are enqueued and plays every decoded frame; from the priming on they are
+    /// exactly ExtAudioFile's samples.
+    @Test func outputQueuePlaysAnMP3() throws {
+        // Long enough that the three priming callbacks do not reach the end (whose Stop would come before Start).
+        let url = try Self.makeMP3(seconds: 4)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let reference = try Self.readFloats(url)
+        let player = QueuePlayer()
+        try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &player.file) == noErr)
+        defer { AudioFileClose(player.file!) }
+        var dataFormat = AudioStreamBasicDescription()
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        AudioFileGetProperty(player.file!, kAudioFilePropertyDataFormat, &size, &dataFormat)
+        var queue: AudioQueueRef?
+        try #require(AudioQueueNewOutput(&dataFormat, Self.playerCallback, Unmanaged.passUnretained(player).toOpaque(), nil, nil, 0, &queue) == noErr)
+        defer { AudioQueueDispose(queue!, true) }
+        // Listing 5.13's CalculateBytesForTime with the packet size upper bound, 0.5 s buffers.
+        var maxPacketSize: UInt32 = 0
+        size = 4
+        AudioFileGetProperty(player.file!, kAudioFilePropertyPacketSizeUpperBound, &size, &maxPacketSize)
+        let bufferByteSize = max(UInt32(0.5 * dataFormat.mSampleRate / Double(dataFormat.mFramesPerPacket)) * maxPacketSize, 0x4000)
+        player.numPacketsToRead = bufferByteSize / maxPacketSize
+        player.packetDescs = .allocate(capacity: Int(player.numPacketsToRead))
+        defer { player.packetDescs?.deallocate() }
+        var capture = Self.floatStereo
+        try #require(AudioQueueSetOfflineRenderFormat(queue!, &capture, nil) == noErr)
+        var buffers: [AudioQueueBufferRef?] = [nil, nil, nil]
+        for i in 0..<3 {
+            try #require(AudioQueueAllocateBuffer(queue!, bufferByteSize, &buffers[i]) == noErr)
+            Self.playerCallback(Unmanaged.passUnretained(player).toOpaque(), queue!, buffers[i]!)
+        }
+        var captureBuffer: AudioQueueBufferRef?
+        try #require(AudioQueueAllocateBuffer(queue!, 4096 * 8, &captureBuffer) == noErr)
+        try #require(AudioQueueStart(queue!, nil) == noErr)
+        var ts = AudioTimeStamp()
+        ts.mFlags = .sampleTimeValid
+        try #require(AudioQueueOfflineRender(queue!, &ts, captureBuffer!, 0) == noErr)
+        var packets: UInt64 = 0
+        size = 8
+        AudioFileGetProperty(player.file!, kAudioFilePropertyAudioDataPacketCount, &size, &packets)
+        var rendered: [Float] = []
+        // Until the queue has played every packet (a render short of the request marks the end).
+        for _ in 0..<400 {
+            try #require(AudioQueueOfflineRender(queue!, &ts, captureBuffer!, 4096) == noErr)
+            let got = Int(captureBuffer!.pointee.mAudioDataByteSize) / 4
+            rendered += UnsafeBufferPointer(start: captureBuffer!.pointee.mAudioData.assumingMemoryBound(to: Float.self), count: got)
+            ts.mSampleTime += Double(got / 2)
+            if got < 2 * 4096 || rendered.count >= 2 * Int(packets) * 1152 { break }
+        }
+        let priming = 576 + 529
+        #expect(rendered.count >= 2 * Int(packets) * 1152 - 2 * 4096)
+        #expect(rendered.count >= 2 * priming + reference.count)
+        let firstSound = rendered.firstIndex { $0 != 0 }.map { $0 / 2 } ?? -1
+        let referenceFirst = reference.firstIndex { $0 != 0 }.map { $0 / 2 } ?? -1
+        let matches = rendered.count >= 2 * priming + reference.count && Array(rendered[(2 * priming)..<(2 * priming + reference.count)]) == reference
+        #expect(matches, "first sound at frame \(firstSound) (reference \(referenceFirst) + priming \(priming)), \(rendered.count / 2) frames rendered")
     }
 }

@@ -2,8 +2,9 @@ import COCASupport
 import Foundation
 
 // Audio Queue Services (AudioQueue.h) with Apple's Swift signatures. Linear PCM queues play, record
-// and render offline; compressed formats answer kAudioFormatUnsupportedDataFormatError until their
-// codecs exist. Threading: see AudioQueueObject.
+// and render offline; output queues also play any format a codec decodes (packets decoded as they are
+// enqueued). Compressed input (encoding while recording) answers kAudioFormatUnsupportedDataFormatError.
+// Threading: see AudioQueueObject.
 
 /// The block an output queue created with a dispatch queue calls for each finished buffer.
 public typealias AudioQueueOutputCallbackBlock = (AudioQueueRef, AudioQueueBufferRef) -> Void
@@ -22,9 +23,9 @@ private func makeQueue(_ direction: AudioQueueObject.Direction, _ format: Unsafe
                        _ callback: AudioQueueCallback, _ target: AudioQueueCallbackTarget, _ flags: UInt32,
                        _ out: UnsafeMutablePointer<AudioQueueRef?>) -> OSStatus {
     out.pointee = nil
-    let (pcm, status) = AudioQueueObject.validate(format.pointee)
+    let (pcm, status) = AudioQueueObject.validate(format.pointee, direction: direction)
     guard let pcm else { return status }
-    out.pointee = AudioQueueObject(direction: direction, pcm: pcm, callback: callback, target: target).activate()
+    out.pointee = AudioQueueObject(direction: direction, pcm: pcm, streamFormat: format.pointee, callback: callback, target: target).activate()
     return noErr
 }
 

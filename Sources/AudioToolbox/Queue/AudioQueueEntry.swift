@@ -2,6 +2,8 @@
 /// volume a parameter event set for it.
 struct AudioQueueEntry: BitwiseCopyable {
     var buffer: AudioQueueBufferRef
+    /// Where the bytes are: the buffer's own data, or (compressed queues) its decoded payload.
+    var data: UnsafeMutableRawPointer
     /// First byte to play, after the frames trimmed at the start.
     var start: Int
     /// One past the last byte to play, before the frames trimmed at the end.

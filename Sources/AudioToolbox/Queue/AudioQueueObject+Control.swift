@@ -65,6 +65,7 @@ extension AudioQueueObject {
         }
         stopDevice()
         returnAllEntries()
+        resetDecoder()
         runState = .stopped
         stopPending.store(false, ordering: .releasing)
         playedOut.store(false, ordering: .releasing)
@@ -80,6 +81,7 @@ extension AudioQueueObject {
     func reset() -> OSStatus {
         lock.lock()
         guard !disposed else { lock.unlock(); return kAudioQueueErr_DisposalPending }
+        resetDecoder()
         if deviceRunning.load(ordering: .acquiring) {
             // The device thread owns the entries while it runs: ask it, and wait (bounded) for its answer.
             resetDone.store(false, ordering: .releasing)

@@ -116,7 +116,7 @@ extension AudioQueueObject {
             let n = min((e.end - position) / bpf, frames - written)
             if n > 0 {
                 byteList[0] = AudioBuffer(mNumberChannels: UInt32(pcm.channels), mDataByteSize: UInt32(e.end - position),
-                                          mData: e.buffer.pointee.mAudioData + position)
+                                          mData: e.data + position)
                 converter.convertDirect(from: byteList, inFrame: 0, to: list, outFrame: offset + written, frames: n)
                 position += n * bpf
                 written += n
@@ -210,7 +210,7 @@ extension AudioQueueObject {
             let n = min((e.end - position) / bpf, frames - done)
             if n > 0 {
                 byteList[0] = AudioBuffer(mNumberChannels: UInt32(pcm.channels), mDataByteSize: UInt32(e.end - position),
-                                          mData: e.buffer.pointee.mAudioData + position)
+                                          mData: e.data + position)
                 converter.convertDirect(from: captureList, inFrame: done, to: byteList, outFrame: 0, frames: n)
                 position += n * bpf
                 done += n

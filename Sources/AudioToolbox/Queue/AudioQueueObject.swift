@@ -34,7 +34,9 @@ final class AudioQueueObject: @unchecked Sendable {
     // MARK: Client-side state (under `lock`)
 
     let lock = NSLock()
-    struct BufferRecord { var enqueued = false; var frames = 0 }
+    /// `payload`: a compressed buffer's decoded audio (Float32, the device side's format), reused each time
+    /// the buffer is enqueued and freed with it.
+    struct BufferRecord { var enqueued = false; var frames = 0; var payload: UnsafeMutableRawPointer?; var payloadBytes = 0 }
     var buffers: [UnsafeMutableRawPointer: BufferRecord] = [:]
     var runState = RunState.stopped
     var isRunningFlag: UInt32 = 0
@@ -88,6 +90,11 @@ final class AudioQueueObject: @unchecked Sendable {
     var pendingVolume: Float = .nan
     /// Queue format <-> planar Float32, same rate: used in place on the device thread.
     let converter: PCMConverter
+    /// Compressed output queues: packets -> the device side's Float32, run on the client's thread as each
+    /// buffer is enqueued (codecs may allocate; the device thread only copies decoded frames).
+    private(set) var decoder: AudioConverterObject?
+    /// The cookie the decoder was last given.
+    private var decoderCookie: [UInt8] = []
     let byteList: UnsafeMutableAudioBufferListPointer
     /// Input queues: where the I/O unit renders captured audio (planar Float32, in the scratch area).
     let captureList: UnsafeMutableAudioBufferListPointer
@@ -116,10 +123,18 @@ final class AudioQueueObject: @unchecked Sendable {
     /// Stop(false) with the device running: the queue time and the wall-clock limit to wait for.
     var drainUntil: (frame: Int, deadline: Date)?
 
-    /// Nil with Apple's status when the format cannot be queued: `kAudioFormatUnsupportedDataFormatError`
-    /// for anything but interleaved linear PCM (compressed formats wait for their codecs).
-    static func validate(_ f: AudioStreamBasicDescription) -> (PCMFormat?, OSStatus) {
-        guard f.mFormatID == kAudioFormatLinearPCM else { return (nil, kAudioFormatUnsupportedDataFormatError) }
+    /// The device side's PCM for a format, or Apple's status when it cannot be queued:
+    /// `kAudioFormatUnsupportedDataFormatError` for deinterleaved PCM and for compressed formats no codec
+    /// decodes (output) — compressed input queues (encoding) are not there yet. A compressed output queue
+    /// plays interleaved Float32 at the stream's rate, decoded as buffers are enqueued.
+    static func validate(_ f: AudioStreamBasicDescription, direction: Direction = .output) -> (PCMFormat?, OSStatus) {
+        if f.mFormatID != kAudioFormatLinearPCM {
+            guard direction == .output, CodecRegistry.entry(f.mFormatID)?.makeDecoder != nil, f.mChannelsPerFrame >= 1,
+                  f.mChannelsPerFrame <= 64, PCMConverter.checkRates(input: f.mSampleRate, output: f.mSampleRate) == noErr else {
+                return (nil, kAudioFormatUnsupportedDataFormatError)
+            }
+            return (PCMFormat(CodecPCMFormat.float32(rate: f.mSampleRate, channels: f.mChannelsPerFrame)), noErr)
+        }
         guard let pcm = PCMFormat(f), pcm.isInterleaved || pcm.channels == 1 else { return (nil, kAudioFormatUnsupportedDataFormatError) }
         guard PCMConverter.checkRates(input: f.mSampleRate, output: f.mSampleRate) == noErr else {
             return (nil, kAudioFormatUnsupportedDataFormatError)
@@ -127,10 +142,18 @@ final class AudioQueueObject: @unchecked Sendable {
         return (pcm, noErr)
     }
 
-    init(direction: Direction, pcm: PCMFormat, callback: AudioQueueCallback, target: AudioQueueCallbackTarget) {
+    init(direction: Direction, pcm: PCMFormat, streamFormat: AudioStreamBasicDescription? = nil, callback: AudioQueueCallback,
+         target: AudioQueueCallbackTarget) {
         self.direction = direction
         self.pcm = pcm
-        format = pcm.description
+        if let streamFormat, streamFormat.mFormatID != kAudioFormatLinearPCM,
+           case .success(let d) = AudioConverterObject.make(input: streamFormat, output: pcm.description) {
+            decoder = d
+            // The client's description with the codec's fixed fields filled in.
+            format = d.inputFormat
+        } else {
+            format = streamFormat ?? pcm.description
+        }
         self.callback = callback
         self.target = target
         floatFormat = PCMFormat(OCAFormat.canonical(sampleRate: pcm.description.mSampleRate, channels: UInt32(pcm.channels)))!
@@ -185,7 +208,8 @@ final class AudioQueueObject: @unchecked Sendable {
         return (buffer, noErr)
     }
 
-    static func freeBuffer(_ buffer: AudioQueueBufferRef) {
+    static func freeBuffer(_ buffer: AudioQueueBufferRef, _ record: BufferRecord) {
+        record.payload?.deallocate()
         buffer.pointee.mAudioData.deallocate()
         buffer.pointee.mPacketDescriptions?.deallocate()
         buffer.deallocate()
@@ -197,7 +221,7 @@ final class AudioQueueObject: @unchecked Sendable {
         guard let record = buffers[key] else { return kAudioQueueErr_InvalidBuffer }
         guard !record.enqueued else { return kAudioQueueErr_BufferInQueue }
         buffers[key] = nil
-        Self.freeBuffer(buffer)
+        Self.freeBuffer(buffer, record)
         return noErr
     }
 
@@ -211,20 +235,33 @@ final class AudioQueueObject: @unchecked Sendable {
         guard var record = buffers[key] else { return kAudioQueueErr_InvalidBuffer }
         guard !record.enqueued else { return kAudioQueueErr_BufferEnqueuedTwice }
         let bpf = pcm.bytesPerFrame
-        var entry = AudioQueueEntry(buffer: buffer, start: 0, end: 0, volume: .nan)
+        var entry = AudioQueueEntry(buffer: buffer, data: buffer.pointee.mAudioData, start: 0, end: 0, volume: .nan)
         switch direction {
         case .output:
             let size = Int(buffer.pointee.mAudioDataByteSize)
             guard size > 0 else { return kAudioQueueErr_BufferEmpty }
             guard size <= Int(buffer.pointee.mAudioDataBytesCapacity) else { return kAudioQueueErr_InvalidBuffer }
-            // Linear PCM: packet descriptions are optional; when given they must lie inside the data.
+            // Packet descriptions: the call's, else the buffer's own; when given they must lie inside the data.
+            var packetCount = Int(packetCount)
+            var packets = packets
+            if packets == nil, let own = buffer.pointee.mPacketDescriptions, buffer.pointee.mPacketDescriptionCount > 0 {
+                packets = UnsafePointer(own)
+                packetCount = Int(min(buffer.pointee.mPacketDescriptionCount, buffer.pointee.mPacketDescriptionCapacity))
+            }
             if let packets {
-                for i in 0..<Int(packetCount) where packets[i].mStartOffset < 0
+                for i in 0..<packetCount where packets[i].mStartOffset < 0
                     || Int(packets[i].mStartOffset) + Int(packets[i].mDataByteSize) > size {
                     return kAudioQueueErr_InvalidBuffer
                 }
             }
-            let frames = size / bpf
+            var frames = size / bpf
+            if let decoder {
+                switch decode(buffer, size: size, packetCount: packetCount, packets: packets, with: decoder, record: &record) {
+                case .failure(let e): return e.status
+                case .success(let n): frames = n
+                }
+                entry.data = record.payload!
+            }
             let start = min(Int(trimStart), frames), end = max(start, frames - Int(trimEnd))
             entry.start = start * bpf
             entry.end = end * bpf
@@ -253,6 +290,80 @@ final class AudioQueueObject: @unchecked Sendable {
         return noErr
     }
 
+    /// A compressed buffer's packets decoded into its record's payload (grown as needed, on this, the
+    /// client's thread); returns the frames. The decoder's state runs on from buffer to buffer.
+    private func decode(_ buffer: AudioQueueBufferRef, size: Int, packetCount: Int, packets: UnsafePointer<AudioStreamPacketDescription>?,
+                        with decoder: AudioConverterObject, record: inout BufferRecord) -> Result<Int, OSStatusError> {
+        if magicCookie != decoderCookie {
+            let status = decoder.setDecompressionCookie(magicCookie)
+            guard status == noErr else { return .failure(OSStatusError(status)) }
+            decoderCookie = magicCookie
+        }
+        let variable = format.mBytesPerPacket == 0
+        guard !variable || packets != nil else { return .failure(OSStatusError(kAudioQueueErr_InvalidBuffer)) }
+        let count = variable ? packetCount : size / Int(max(format.mBytesPerPacket, 1))
+        guard count > 0 else { return .failure(OSStatusError(kAudioQueueErr_BufferEmpty)) }
+        let perPacket = max(Int(format.mFramesPerPacket), decoder.decodeStage?.decoder.maximumFramesPerPacket ?? 1, 1)
+        let needed = count * perPacket * pcm.bytesPerFrame
+        if record.payloadBytes < needed {
+            record.payload?.deallocate()
+            record.payload = .allocate(byteCount: needed, alignment: 16)
+            record.payloadBytes = needed
+        }
+        /// The buffer's packets, handed to the decoder as many at a time as it asks for.
+        final class Source {
+            let data: UnsafeMutableRawPointer, count: Int, packetBytes: Int
+            let descriptions: UnsafePointer<AudioStreamPacketDescription>?
+            var next = 0
+            /// Descriptions of the packets handed out, rebased to the data pointer given with them.
+            let rebased: UnsafeMutablePointer<AudioStreamPacketDescription>
+            init(_ d: UnsafeMutableRawPointer, _ c: Int, _ b: Int, _ p: UnsafePointer<AudioStreamPacketDescription>?) {
+                data = d; count = c; packetBytes = b; descriptions = p
+                rebased = .allocate(capacity: max(c, 1))
+            }
+            deinit { rebased.deallocate() }
+        }
+        let source = Source(buffer.pointee.mAudioData, count, Int(format.mBytesPerPacket), packets)
+        let proc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, outDescriptions, user in
+            let s = Unmanaged<Source>.fromOpaque(user!).takeUnretainedValue()
+            let n = min(Int(ioPackets.pointee), s.count - s.next)
+            guard n > 0 else { ioPackets.pointee = 0; return kAudioQueueDecodeNoMoreInput }
+            ioData.pointee.mNumberBuffers = 1
+            if let d = s.descriptions {
+                let base = d[s.next].mStartOffset
+                let end = d[s.next + n - 1].mStartOffset + Int64(d[s.next + n - 1].mDataByteSize)
+                for i in 0..<n {
+                    s.rebased[i] = d[s.next + i]
+                    s.rebased[i].mStartOffset -= base
+                }
+                ioData.pointee.mBuffers = AudioBuffer(mNumberChannels: 0, mDataByteSize: UInt32(end - base), mData: s.data + Int(base))
+                outDescriptions?.pointee = s.rebased
+            } else {
+                ioData.pointee.mBuffers = AudioBuffer(mNumberChannels: 0, mDataByteSize: UInt32(n * s.packetBytes),
+                                                      mData: s.data + s.next * s.packetBytes)
+                outDescriptions?.pointee = nil
+            }
+            s.next += n
+            ioPackets.pointee = UInt32(n)
+            return noErr
+        }
+        var frames = 0
+        let capacity = record.payloadBytes / pcm.bytesPerFrame
+        while frames < capacity {
+            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(pcm.channels),
+                mDataByteSize: UInt32((capacity - frames) * pcm.bytesPerFrame), mData: record.payload! + frames * pcm.bytesPerFrame))
+            let (n, status) = decoder.fill(UnsafeMutableAudioBufferListPointer(&list), capacity: capacity - frames, descriptions: nil,
+                                           proc: proc, userData: Unmanaged.passUnretained(source).toOpaque())
+            frames += n
+            if status == kAudioQueueDecodeNoMoreInput || n == 0 { break }
+            if status != noErr { return .failure(OSStatusError(status)) }
+        }
+        return .success(frames)
+    }
+
+    /// Forgets the decoder's state (Stop, Reset): the next buffer starts a new stream.
+    func resetDecoder() { decoder?.reset() }
+
     /// Frames enqueued and not yet handed back.
     func framesEnqueued() -> Int {
         lock.lock(); defer { lock.unlock() }
@@ -276,7 +387,7 @@ final class AudioQueueObject: @unchecked Sendable {
         runLoopSignal = nil
         // Disposed and the device stopped: nothing else touches the buffers now.
         lock.lock()
-        for (raw, _) in buffers { Self.freeBuffer(raw.assumingMemoryBound(to: AudioQueueBuffer.self)) }
+        for (raw, record) in buffers { Self.freeBuffer(raw.assumingMemoryBound(to: AudioQueueBuffer.self), record) }
         buffers.removeAll()
         lock.unlock()
     }
@@ -409,3 +520,6 @@ final class AudioQueueObject: @unchecked Sendable {
         wake.signal()
     }
 }
+
+/// Between the enqueue path and its decoder's input proc: "this buffer's packets are all given".
+let kAudioQueueDecodeNoMoreInput: OSStatus = 0x6171_6D6F  // 'aqmo'
