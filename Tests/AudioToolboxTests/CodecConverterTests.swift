@@ -176,3 +176,66 @@ import Testing
         #expect(AudioConverterGetPropertyInfo(c!, kAudioConverterEncodeBitRate, &size, nil) == kAudioConverterErr_PropertyNotSupported)
     }
 }
+
+/// Audio Format Services' codec properties and the codec components, as clients query them.
+@Suite struct CodecDiscoveryTests {
+    @Test func formatListAndFirstPlayableFormat() {
+        var info = AudioFormatInfo(mASBD: AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatMPEGLayer3, mFormatFlags: 0,
+                                                                      mBytesPerPacket: 0, mFramesPerPacket: 0, mBytesPerFrame: 0,
+                                                                      mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0),
+                                   mMagicCookie: UnsafeRawPointer(bitPattern: 1)!, mMagicCookieSize: 0)
+        var size: UInt32 = 0
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatList, UInt32(MemoryLayout<AudioFormatInfo>.size), &info, &size) == noErr)
+        #expect(size == UInt32(MemoryLayout<AudioFormatListItem>.size))
+        var item = AudioFormatListItem()
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatList, UInt32(MemoryLayout<AudioFormatInfo>.size), &info, &size, &item) == noErr)
+        #expect(item.mASBD.mFramesPerPacket == 1152 && item.mChannelLayoutTag == kAudioChannelLayoutTag_Stereo)
+        // The first format of a list something here can decode.
+        var qdesign = item
+        qdesign.mASBD.mFormatID = kAudioFormatQDesign2
+        var list = [qdesign, item]
+        var index: UInt32 = 99
+        size = 4
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_FirstPlayableFormatFromList, UInt32(2 * MemoryLayout<AudioFormatListItem>.size),
+                                       &list, &size, &index) == noErr && index == 1)
+    }
+
+    @Test func encodersDecodersAndTheirComponents() {
+        var id = kAudioFormatAppleIMA4
+        var size: UInt32 = 0
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_Encoders, 4, &id, &size) == noErr && size == UInt32(MemoryLayout<AudioClassDescription>.size))
+        var cls = AudioClassDescription()
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_Encoders, 4, &id, &size, &cls) == noErr)
+        #expect(cls.mType == kAudioEncoderComponentType && cls.mSubType == kAudioFormatAppleIMA4 && cls.mManufacturer == kAudioUnitManufacturer_Apple)
+        var mp3 = kAudioFormatMPEGLayer3
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_Encoders, 4, &mp3, &size) == kAudioFormatUnsupportedDataFormatError)
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_Decoders, 4, &mp3, &size) == noErr)
+        // The same codecs as components: found, named, and not instantiable as AudioCodecs (AudioConverter uses them).
+        var d = AudioComponentDescription(componentType: kAudioDecoderComponentType, componentSubType: kAudioFormatMPEGLayer3,
+                                          componentManufacturer: 0, componentFlags: 0, componentFlagsMask: 0)
+        let decoder = AudioComponentFindNext(nil, &d)
+        #expect(decoder != nil)
+        d.componentType = kAudioEncoderComponentType
+        #expect(AudioComponentFindNext(nil, &d) == nil)
+        d.componentSubType = 0
+        #expect(AudioComponentCount(&d) >= 3)
+        if let decoder {
+            var instance: AudioComponentInstance?
+            #expect(AudioComponentInstanceNew(decoder, &instance) == kAudioComponentErr_UnsupportedType)
+        }
+    }
+
+    @Test func id3TagSizeAndDictionary() {
+        let frame: [UInt8] = Array("TIT2".utf8) + [0, 0, 0, 6, 0, 0, 0] + Array("Hello".utf8)
+        let tag: [UInt8] = Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, UInt8(frame.count)] + frame
+        var header = Array(tag.prefix(10))
+        var tagSize: UInt32 = 0
+        var size: UInt32 = 4
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_ID3TagSize, 10, &header, &size, &tagSize) == noErr && Int(tagSize) == tag.count)
+        var bytes = tag
+        var dictionary: CFDictionary?
+        size = UInt32(MemoryLayout<CFDictionary?>.size)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_ID3TagToDictionary, UInt32(bytes.count), &bytes, &size, &dictionary) == noErr)
+        #expect((dictionary as? [String: Any])?["title"] as? String == "Hello")
+    }
+}

@@ -22,4 +22,4 @@ extension PacketDecoder {
 
 /// Apple's AudioCodec status for a packet a decoder cannot make sense of ('bada'): the converter
 /// conceals such a packet with silence and goes on; any other status stops the conversion.
-let kCodecBadDataStatus: OSStatus = 0x6261_6461
+let kCodecBadDataStatus: OSStatus = kAudioCodecBadDataError

@@ -7,6 +7,9 @@ final class AudioComponentEntry: @unchecked Sendable {
     enum Maker {
         case builtIn((AudioComponentEntry) -> AudioUnitObject)
         case plugIn(AudioComponentFactoryFunction)
+        /// A codec ('adec'/'aenc'): found and described like any component, used through AudioConverter
+        /// (AudioConverterNewSpecific takes its class description); AudioCodec instances are not made.
+        case codec
     }
 
     let description: AudioComponentDescription

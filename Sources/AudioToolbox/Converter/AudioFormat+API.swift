@@ -106,6 +106,54 @@ private func formatValue(_ id: AudioFormatPropertyID, _ size: UInt32, _ spec: Un
         return .bytes(CodecRegistry.encodeFormatIDs.withUnsafeBytes { Array($0) })
     case kAudioFormatProperty_DecodeFormatIDs:
         return .bytes(CodecRegistry.decodeFormatIDs.withUnsafeBytes { Array($0) })
+    case kAudioFormatProperty_FormatList:
+        // One item per layer of the stream; no format here is layered (HE-AAC would list its SBR layer first).
+        guard let info = specifier(size, spec, as: AudioFormatInfo.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        var f = info.mASBD
+        if f.mFormatID != kAudioFormatLinearPCM {
+            let cookie = info.mMagicCookieSize > 0 ? Array(UnsafeRawBufferPointer(start: info.mMagicCookie, count: Int(info.mMagicCookieSize))) : nil
+            guard let codec = CodecRegistry.entry(f.mFormatID), let complete = codec.completeFormat(f, cookie) else {
+                return .failure(knownFormatIDs.contains(f.mFormatID) ? kAudioFormatUnsupportedDataFormatError : kAudioFormatUnknownFormatError)
+            }
+            f = complete
+        }
+        let channels = f.mChannelsPerFrame
+        let tag = channels == 1 ? kAudioChannelLayoutTag_Mono : channels == 2 ? kAudioChannelLayoutTag_Stereo
+            : kAudioChannelLayoutTag_DiscreteInOrder | channels
+        return .bytes(bytes(of: AudioFormatListItem(mASBD: f, mChannelLayoutTag: tag)))
+    case kAudioFormatProperty_FirstPlayableFormatFromList:
+        guard let spec, size > 0, Int(size) % MemoryLayout<AudioFormatListItem>.size == 0 else {
+            return .failure(kAudioFormatBadSpecifierSizeError)
+        }
+        let count = Int(size) / MemoryLayout<AudioFormatListItem>.size
+        for i in 0..<count {
+            let item = spec.loadUnaligned(fromByteOffset: i * MemoryLayout<AudioFormatListItem>.size, as: AudioFormatListItem.self)
+            let id = item.mASBD.mFormatID
+            if id == kAudioFormatLinearPCM || CodecRegistry.entry(id)?.makeDecoder != nil { return .bytes(bytes(of: UInt32(i))) }
+        }
+        return .failure(kAudioFormatUnsupportedDataFormatError)
+    case kAudioFormatProperty_Encoders, kAudioFormatProperty_Decoders:
+        // The codec components for a format, as AudioConverterNewSpecific takes them.
+        guard let format = specifier(size, spec, as: AudioFormatID.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        let encoders = id == kAudioFormatProperty_Encoders
+        guard let codec = CodecRegistry.entry(format), encoders ? codec.makeEncoder != nil : codec.makeDecoder != nil else {
+            return .failure(kAudioFormatUnsupportedDataFormatError)
+        }
+        return .bytes(bytes(of: AudioClassDescription(mType: encoders ? kAudioEncoderComponentType : kAudioDecoderComponentType,
+                                                      mSubType: format, mManufacturer: kAudioUnitManufacturer_Apple)))
+    case kAudioFormatProperty_ID3TagSize:
+        guard let spec, size >= 10 else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        guard let tagSize = ID3Tag.v2Size(Array(UnsafeRawBufferPointer(start: spec, count: 10))) else {
+            return .failure(kAudioFormatUnsupportedDataFormatError)
+        }
+        return .bytes(bytes(of: UInt32(tagSize)))
+    case kAudioFormatProperty_ID3TagToDictionary:
+        guard let spec, size >= 10 else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        let tag = Array(UnsafeRawBufferPointer(start: spec, count: Int(size)))
+        guard ID3Tag.v2Size(Array(tag.prefix(10))) != nil else { return .failure(kAudioFormatUnsupportedDataFormatError) }
+        let d = NSMutableDictionary()
+        for (k, v) in ID3Tag.parseV2(tag) { d[k] = v }
+        return .object(d as NSDictionary)
     case kAudioFormatProperty_NumberOfChannelsForLayout:
         guard let spec, let n = channelCount(spec, size: size) else { return .failure(kAudioFormatBadSpecifierSizeError) }
         return .bytes(bytes(of: n))

@@ -56,6 +56,9 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
         var desc = entry.description
         guard let interface = factory(&desc) else { return kAudioComponentErr_InstanceInvalidated }
         object = PlugInAudioUnit(component: entry, interface: interface)
+    case .codec:
+        // The AudioCodec API (AudioCodecAppendInputData, ...) is not implemented: codecs work through AudioConverter.
+        return kAudioComponentErr_UnsupportedType
     }
     let raw = AudioUnitInstances.table.add(object)
     let status = object.open()

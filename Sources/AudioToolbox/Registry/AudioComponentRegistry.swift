@@ -14,8 +14,27 @@ final class AudioComponentRegistry: Sendable {
 
     private init() {
         var initial = State()
-        initial.entries = BuiltInUnits.entries()
+        initial.entries = BuiltInUnits.entries() + Self.codecEntries()
         state = LockedState(initial)
+    }
+
+    /// A decoder and/or encoder component per codec, as Apple lists its own ('adec'/'aenc', subtype the
+    /// format ID, manufacturer 'appl').
+    static func codecEntries() -> [AudioComponentEntry] {
+        var entries: [AudioComponentEntry] = []
+        for id in CodecRegistry.decodeFormatIDs where id != kAudioFormatLinearPCM {
+            guard let codec = CodecRegistry.entry(id) else { continue }
+            entries.append(AudioComponentEntry(description: AudioComponentDescription(componentType: kAudioDecoderComponentType, componentSubType: id,
+                                                                                      componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0),
+                                               name: "Apple: \(codec.name) Decoder", version: 0x10000, maker: .codec))
+        }
+        for id in CodecRegistry.encodeFormatIDs where id != kAudioFormatLinearPCM {
+            guard let codec = CodecRegistry.entry(id) else { continue }
+            entries.append(AudioComponentEntry(description: AudioComponentDescription(componentType: kAudioEncoderComponentType, componentSubType: id,
+                                                                                      componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0),
+                                               name: "Apple: \(codec.name) Encoder", version: 0x10000, maker: .codec))
+        }
+        return entries
     }
 
     func findNext(after component: AudioComponent?, matching d: AudioComponentDescription) -> AudioComponentEntry? {

@@ -1,9 +1,10 @@
-// Audio Converter Services and Audio Format Services (AudioConverter.h, AudioFormat.h): handles,
-// property IDs, constants, errors and the input callback type.
+// Audio Converter Services (AudioConverter.h): handles, property IDs, constants, errors and the input
+// callback type. Audio Format Services are in AudioFormat.h.
 #ifndef OCA_AUDIOCONVERTER_H
 #define OCA_AUDIOCONVERTER_H
 
 #include <CCoreAudioTypes.h>
+#include "AudioFormat.h"
 
 CF_ASSUME_NONNULL_BEGIN
 
@@ -106,69 +107,6 @@ typedef OSStatus (*AudioConverterComplexInputDataProc)(AudioConverterRef inAudio
                                                        AudioBufferList *ioData,
                                                        AudioStreamPacketDescription * _Nullable * _Nullable outDataPacketDescription,
                                                        void * _Nullable inUserData);
-
-// MARK: Audio Format Services
-
-typedef uint32_t AudioFormatPropertyID;
-
-/// kAudioFormatProperty_FormatList's items: a format and the channel layout that goes with it.
-struct AudioFormatListItem {
-    AudioStreamBasicDescription mASBD;
-    AudioChannelLayoutTag mChannelLayoutTag;
-};
-typedef struct AudioFormatListItem AudioFormatListItem;
-
-CF_ENUM(AudioFormatPropertyID) {
-    kAudioFormatProperty_FormatInfo                     = OCA_4CC('f','m','t','i'),
-    kAudioFormatProperty_FormatName                     = OCA_4CC('f','n','a','m'),
-    kAudioFormatProperty_EncodeFormatIDs                = OCA_4CC('a','c','o','f'),
-    kAudioFormatProperty_DecodeFormatIDs                = OCA_4CC('a','c','i','f'),
-    kAudioFormatProperty_FormatList                     = OCA_4CC('f','l','s','t'),
-    kAudioFormatProperty_ASBDFromESDS                   = OCA_4CC('e','s','s','d'),
-    kAudioFormatProperty_ChannelLayoutFromESDS          = OCA_4CC('e','s','c','l'),
-    kAudioFormatProperty_OutputFormatList               = OCA_4CC('o','f','l','s'),
-    kAudioFormatProperty_FirstPlayableFormatFromList    = OCA_4CC('f','p','f','l'),
-    kAudioFormatProperty_FormatIsVBR                    = OCA_4CC('f','v','b','r'),
-    kAudioFormatProperty_FormatIsExternallyFramed       = OCA_4CC('f','e','x','f'),
-    kAudioFormatProperty_FormatEmploysDependentPackets  = OCA_4CC('f','d','e','p'),
-    kAudioFormatProperty_FormatIsEncrypted              = OCA_4CC('c','r','y','p'),
-    kAudioFormatProperty_Encoders                       = OCA_4CC('a','v','e','n'),
-    kAudioFormatProperty_Decoders                       = OCA_4CC('a','v','d','e'),
-    kAudioFormatProperty_AvailableEncodeBitRates        = OCA_4CC('a','e','b','r'),
-    kAudioFormatProperty_AvailableEncodeSampleRates     = OCA_4CC('a','e','s','r'),
-    kAudioFormatProperty_AvailableEncodeChannelLayoutTags = OCA_4CC('a','e','c','l'),
-    kAudioFormatProperty_AvailableEncodeNumberChannels  = OCA_4CC('a','v','n','c'),
-    kAudioFormatProperty_AvailableDecodeNumberChannels  = OCA_4CC('a','d','n','c'),
-    kAudioFormatProperty_ASBDFromMPEGPacket             = OCA_4CC('a','d','m','p'),
-    kAudioFormatProperty_BitmapForLayoutTag             = OCA_4CC('b','m','t','g'),
-    kAudioFormatProperty_MatrixMixMap                   = OCA_4CC('m','m','a','p'),
-    kAudioFormatProperty_ChannelMap                     = OCA_4CC('c','h','m','p'),
-    kAudioFormatProperty_NumberOfChannelsForLayout      = OCA_4CC('n','c','h','m'),
-    kAudioFormatProperty_AreChannelLayoutsEquivalent    = OCA_4CC('c','h','e','q'),
-    kAudioFormatProperty_ChannelLayoutHash              = OCA_4CC('c','h','h','a'),
-    kAudioFormatProperty_ValidateChannelLayout          = OCA_4CC('v','a','c','l'),
-    kAudioFormatProperty_ChannelLayoutForTag            = OCA_4CC('c','m','p','l'),
-    kAudioFormatProperty_TagForChannelLayout            = OCA_4CC('c','m','p','t'),
-    kAudioFormatProperty_ChannelLayoutName              = OCA_4CC('l','o','n','m'),
-    kAudioFormatProperty_ChannelLayoutSimpleName        = OCA_4CC('l','s','n','m'),
-    kAudioFormatProperty_ChannelLayoutForBitmap         = OCA_4CC('c','m','p','b'),
-    kAudioFormatProperty_ChannelName                    = OCA_4CC('c','n','a','m'),
-    kAudioFormatProperty_ChannelShortName               = OCA_4CC('c','s','n','m'),
-    kAudioFormatProperty_TagsForNumberOfChannels        = OCA_4CC('t','a','g','c'),
-    kAudioFormatProperty_PanningMatrix                  = OCA_4CC('p','a','n','m'),
-    kAudioFormatProperty_BalanceFade                    = OCA_4CC('b','a','l','f'),
-    kAudioFormatProperty_ID3TagSize                     = OCA_4CC('i','d','3','s'),
-    kAudioFormatProperty_ID3TagToDictionary             = OCA_4CC('i','d','3','d')
-};
-
-CF_ENUM(OSStatus) {
-    kAudioFormatUnspecifiedError            = OCA_4CC('w','h','a','t'),
-    kAudioFormatUnsupportedPropertyError    = OCA_4CC('p','r','o','p'),
-    kAudioFormatBadPropertySizeError        = OCA_4CC('!','s','i','z'),
-    kAudioFormatBadSpecifierSizeError       = OCA_4CC('!','s','p','c'),
-    kAudioFormatUnsupportedDataFormatError  = OCA_4CC('f','m','t','?'),
-    kAudioFormatUnknownFormatError          = OCA_4CC('!','f','m','t')
-};
 
 CF_ASSUME_NONNULL_END
 
