@@ -79,6 +79,8 @@ let package = Package(
         // Test-only: the PulseAudio server the device tests play to and record from.
         .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
+        // The native codecs' bitstream cores (FLAC, ALAC) against the reference tools.
+        .testTarget(name: "CodecTests", dependencies: ["AudioToolbox"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport", "DeviceTestSupport"]),
         // Apple-style client code only (no @testable, no helpers of ours): the Apple-parity set (see the end).
         .testTarget(name: "ClientFidelityTests", dependencies: ["AVFoundation", "AudioToolbox", "CoreAudio"]),
