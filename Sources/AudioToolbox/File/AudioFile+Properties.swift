@@ -16,7 +16,7 @@ extension AudioFileObject {
         case kAudioFilePropertyBitRate: return (4, false)
         case kAudioFilePropertyEstimatedDuration: return (8, false)
         case kAudioFilePropertyMagicCookieData:
-            let settable = writable && layout.dataByteCount == 0 && layout.fileType == kAudioFileCAFType
+            let settable = writable && ((layout.dataByteCount == 0 && layout.fileType == kAudioFileCAFType) || layout.fileType == kAudioFileFLACType)
             guard let cookie = layout.magicCookie else { return settable ? (0, true) : nil }
             return (UInt32(cookie.count), settable)
         case kAudioFilePropertyChannelLayout:
@@ -31,7 +31,7 @@ extension AudioFileObject {
             guard layout.fileType == kAudioFileCAFType, let (_, regions, _) = CAFMarkers.regions(layout) else { return nil }
             return (UInt32(CAFMarkers.regionListSize(regions)), false)
         case kAudioFilePropertyPacketTableInfo:
-            let settable = writable && layout.fileType == kAudioFileCAFType
+            let settable = writable && (layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType)
             guard layout.packetTable != nil || isVariable || settable else { return nil }
             return (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), settable)
         case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
@@ -226,6 +226,8 @@ struct AudioFileTypeInfo {
         AudioFileTypeInfo(type: kAudioFileCAFType, name: "CAF", extensions: ["caf"], mimeTypes: ["audio/x-caf"],
                           utis: ["com.apple.coreaudio-format"],
                           pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
+        AudioFileTypeInfo(type: kAudioFileFLACType, name: "FLAC", extensions: ["flac"], mimeTypes: ["audio/flac"],
+                          utis: ["org.xiph.flac"], pcm: [], compressed: [kAudioFormatFLAC]),
         AudioFileTypeInfo(type: kAudioFileMP3Type, name: "MPEG Layer 3", extensions: ["mp3"], mimeTypes: ["audio/mpeg", "audio/mpeg3"],
                           utis: ["public.mp3"], pcm: [], compressed: [kAudioFormatMPEGLayer3], writable: false),
     ]

@@ -29,6 +29,8 @@ struct AudioFileLayout {
         case wave(riffSizeOffset: Int64, dataSizeOffset: Int64, ds64Offset: Int64 = -1)
         case aiff(formSizeOffset: Int64, frameCountOffset: Int64, ssndSizeOffset: Int64)
         case caf(dataSizeOffset: Int64)
+        /// Native FLAC: STREAMINFO (at byte 8) is rewritten from the packets and the cookie.
+        case flac
     }
 }
 

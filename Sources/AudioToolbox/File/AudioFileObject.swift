@@ -10,7 +10,7 @@ final class AudioFileObject: @unchecked Sendable {
     nonisolated(unsafe) static let containers: [AudioFileTypeID: AudioFileContainer.Type] = [
         kAudioFileWAVEType: WAVEContainer.self, kAudioFileAIFFType: AIFFContainer.self,
         kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self, kAudioFileRF64Type: RF64Container.self,
-        kAudioFileMP3Type: MP3Container.self,
+        kAudioFileMP3Type: MP3Container.self, kAudioFileFLACType: FLACContainer.self,
     ]
 
     let store: ByteStore
@@ -68,7 +68,7 @@ final class AudioFileObject: @unchecked Sendable {
     /// Opens an existing file: the hint first, then every container in turn.
     static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, OSStatusError> {
         // MPEG audio last: it has no signature, only frame syncs, so the others get the first look.
-        var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type]
+        var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileFLACType, kAudioFileMP3Type]
         let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType
             : hint == kAudioFileMP2Type || hint == kAudioFileMP1Type ? kAudioFileMP3Type : hint
         if let h = order.firstIndex(of: family) { order.swapAt(0, h) }
@@ -200,7 +200,7 @@ final class AudioFileObject: @unchecked Sendable {
     /// Sets the priming and remainder frames (and valid frames) a finished file records.
     func setPacketTableInfo(_ info: AudioFilePacketTableInfo) -> OSStatus {
         guard writable else { return kAudioFilePermissionsError }
-        guard layout.fileType == kAudioFileCAFType else { return kAudioFileOperationNotSupportedError }
+        guard layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType else { return kAudioFileOperationNotSupportedError }
         guard info.mPrimingFrames >= 0, info.mRemainderFrames >= 0 else { return kAudio_ParamError }
         layout.packetTable = info
         headerDirty = true
@@ -210,6 +210,13 @@ final class AudioFileObject: @unchecked Sendable {
     /// Sets the magic cookie (before any audio is written: it lives in the header).
     func setMagicCookie(_ bytes: [UInt8]) -> OSStatus {
         guard writable else { return kAudioFilePermissionsError }
+        if layout.fileType == kAudioFileFLACType {
+            // STREAMINFO sits at a fixed place: it is rewritten in place with the next header update.
+            guard FLACCookie.streamInfo(bytes) != nil else { return kAudioFileInvalidChunkError }
+            layout.magicCookie = bytes
+            headerDirty = true
+            return noErr
+        }
         guard layout.dataByteCount == 0 else { return kAudioFileOperationNotSupportedError }
         switch container.create(format: layout.format, channelLayout: layout.channelLayout, magicCookie: bytes) {
         case .failure(let e): return e.status
@@ -261,7 +268,8 @@ final class AudioFileObject: @unchecked Sendable {
         for (offset, bytes) in container.sizeFields(layout, dataByteCount: layout.dataByteCount) {
             guard store.write(at: offset, bytes) else { return store.writeFailure }
         }
-        if layout.dataByteCount & 1 == 1 && layout.fileType != kAudioFileCAFType {
+        let padded = [kAudioFileWAVEType, kAudioFileRF64Type, kAudioFileAIFFType, kAudioFileAIFCType].contains(layout.fileType)
+        if layout.dataByteCount & 1 == 1 && padded {
             store.write(at: layout.dataOffset + layout.dataByteCount, [0])
         }
         if layout.fileType == kAudioFileCAFType && (layout.packetIndex != nil || layout.packetTable != nil) {

@@ -377,7 +377,12 @@ final class ExtAudioFileObject: @unchecked Sendable {
             defer { writeSource = nil }
             let status = drainConverter(converter)
             if status != noErr { return status }
-            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileCAFType {
+            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileFLACType, let cookie = stage.encoder.magicCookie {
+                // Native FLAC: STREAMINFO takes the encoder's final totals and MD5.
+                let s = file.setMagicCookie(cookie)
+                if s != noErr { return s }
+            }
+            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileCAFType || file.layout.fileType == kAudioFileFLACType {
                 let priming = Int64(stage.encoder.primeInfo.leadingFrames)
                 let valid = writtenValidFramesBefore + stage.encodedInputFrames
                 let total = file.totalFrames

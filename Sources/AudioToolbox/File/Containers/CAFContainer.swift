@@ -193,8 +193,10 @@ enum CAFContainer: AudioFileContainer {
 
     /// A compressed stream's header: 'desc' with the codec's fields, the layout, the cookie, then 'data'.
     /// Variable packets get their 'pakt' table when the file is finished (AudioFileObject writes it).
-    static func createCompressed(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?,
+    static func createCompressed(format requested: AudioStreamBasicDescription, channelLayout: [UInt8]?,
                                  magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        // A codec's fixed fields the client left at 0 (frames per packet above all) are filled in.
+        let f = CodecRegistry.entry(requested.mFormatID)?.completeFormat(requested, magicCookie) ?? requested
         guard f.mSampleRate > 0, f.mChannelsPerFrame >= 1, f.mChannelsPerFrame <= 1024 else {
             return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
