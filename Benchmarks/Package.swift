@@ -40,6 +40,10 @@ let package = Package(
         .executableTarget(
             name: "AudioQueueBench",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+        // Codec decode/encode through ExtAudioFile against libsndfile (libFLAC, libmpg123) on the same files.
+        .executableTarget(
+            name: "CodecBench",
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), "CSndfile"]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
