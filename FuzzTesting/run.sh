@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
 seeds=$(mktemp -d)
@@ -25,7 +25,7 @@ for spec in "wav -b 16 -c 1" "wav -b 24 -c 2" "wav -e floating-point -b 32 -c 1"
     sox -n -r 8000 "$@" "$seeds/seed-$RANDOM.$ext" synth 0.005 sine 440
 done
 # Compressed seeds: the codecs' bitstreams behind the containers (MP3 with ID3 and a LAME tag, IMA4, G.711, FLAC).
-for spec in "mp3 libmp3lame" "aiff adpcm_ima_qt" "caf adpcm_ima_qt" "wav pcm_mulaw" "caf pcm_alaw" "flac flac"; do
+for spec in "mp3 libmp3lame" "aiff adpcm_ima_qt" "caf adpcm_ima_qt" "wav pcm_mulaw" "caf pcm_alaw" "flac flac" "m4a aac" "m4a alac"; do
     set -- $spec
     ffmpeg -v error -f lavfi -i "sine=f=440:d=0.1:sample_rate=8000" -c:a "$2" -metadata title=seed "$seeds/seed-$RANDOM.$1"
 done

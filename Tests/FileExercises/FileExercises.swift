@@ -181,7 +181,7 @@ public func exerciseReport(_ data: UnsafeRawBufferPointer) {
 
 /// Everything above, for one input: what the corpus replay tests run on each kept file.
 public func exerciseAll(_ data: UnsafeRawBufferPointer) {
-    exerciseFile(data, hints: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type, kAudioFileFLACType])
+    exerciseFile(data, hints: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type, kAudioFileFLACType, kAudioFileM4AType])
     for selector: UInt8 in [0, 9, 0x22, 0x45, 0x63] { exerciseExtAudioFile(data, selector: selector, frameLimit: 1 << 16) }
     exerciseReport(data)
     exerciseStream(data, pieces: 1)

@@ -141,6 +141,13 @@ private func formatValue(_ id: AudioFormatPropertyID, _ size: UInt32, _ spec: Un
         }
         return .bytes(bytes(of: AudioClassDescription(mType: encoders ? kAudioEncoderComponentType : kAudioDecoderComponentType,
                                                       mSubType: format, mManufacturer: kAudioUnitManufacturer_Apple)))
+    case kAudioFormatProperty_ASBDFromESDS:
+        // The specifier is an ES_Descriptor (an esds box's body).
+        guard let spec, size > 0 else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        guard let es = ESDescriptor(Array(UnsafeRawBufferPointer(start: spec, count: Int(size)))), let f = es.streamDescription else {
+            return .failure(kAudioFormatUnsupportedDataFormatError)
+        }
+        return .bytes(bytes(of: f))
     case kAudioFormatProperty_ID3TagSize:
         guard let spec, size >= 10 else { return .failure(kAudioFormatBadSpecifierSizeError) }
         guard let tagSize = ID3Tag.v2Size(Array(UnsafeRawBufferPointer(start: spec, count: 10))) else {

@@ -228,6 +228,12 @@ struct AudioFileTypeInfo {
                           pcm: [(14, 8), (14, 16), (14, 24), (14, 32), (11, 32), (11, 64), (12, 16), (12, 24), (12, 32), (9, 32), (9, 64)]),
         AudioFileTypeInfo(type: kAudioFileFLACType, name: "FLAC", extensions: ["flac"], mimeTypes: ["audio/flac"],
                           utis: ["org.xiph.flac"], pcm: [], compressed: [kAudioFormatFLAC]),
+        AudioFileTypeInfo(type: kAudioFileM4AType, name: "Apple MPEG-4 Audio", extensions: ["m4a", "m4r"], mimeTypes: ["audio/mp4", "audio/x-m4a"],
+                          utis: ["com.apple.m4a-audio"], pcm: [],
+                          compressed: [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless, kAudioFormatFLAC, kAudioFormatOpus], writable: false),
+        AudioFileTypeInfo(type: kAudioFileMPEG4Type, name: "MPEG-4 Audio", extensions: ["mp4"], mimeTypes: ["audio/mp4"],
+                          utis: ["public.mpeg-4-audio"], pcm: [],
+                          compressed: [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless, kAudioFormatFLAC, kAudioFormatOpus], writable: false),
         AudioFileTypeInfo(type: kAudioFileMP3Type, name: "MPEG Layer 3", extensions: ["mp3"], mimeTypes: ["audio/mpeg", "audio/mpeg3"],
                           utis: ["public.mp3"], pcm: [], compressed: [kAudioFormatMPEGLayer3], writable: false),
     ]

@@ -11,6 +11,7 @@ final class AudioFileObject: @unchecked Sendable {
         kAudioFileWAVEType: WAVEContainer.self, kAudioFileAIFFType: AIFFContainer.self,
         kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self, kAudioFileRF64Type: RF64Container.self,
         kAudioFileMP3Type: MP3Container.self, kAudioFileFLACType: FLACContainer.self,
+        kAudioFileM4AType: MP4Container.self, kAudioFileMPEG4Type: MP4Container.self,
     ]
 
     let store: ByteStore
@@ -68,9 +69,11 @@ final class AudioFileObject: @unchecked Sendable {
     /// Opens an existing file: the hint first, then every container in turn.
     static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, OSStatusError> {
         // MPEG audio last: it has no signature, only frame syncs, so the others get the first look.
-        var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileFLACType, kAudioFileMP3Type]
+        var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileFLACType, kAudioFileM4AType,
+                                        kAudioFileMP3Type]
         let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType
-            : hint == kAudioFileMP2Type || hint == kAudioFileMP1Type ? kAudioFileMP3Type : hint
+            : hint == kAudioFileMP2Type || hint == kAudioFileMP1Type ? kAudioFileMP3Type
+            : hint == kAudioFileMPEG4Type || hint == kAudioFileM4BType ? kAudioFileM4AType : hint
         if let h = order.firstIndex(of: family) { order.swapAt(0, h) }
         var firstError: OSStatusError?
         for type in order {
@@ -148,10 +151,12 @@ final class AudioFileObject: @unchecked Sendable {
         }
         let first = Int(start)
         var packets = 0, bytes = 0
+        // One read covers the packets' span: packets are in order but may have gaps (other tracks' data
+        // in an MP4), so the span, not the sum of sizes, must fit.
         while Int64(packets) < min(Int64(count), available) {
-            let size = Int(index.sizes[first + packets])
-            guard bytes + size <= capacity else { break }
-            bytes += size
+            let span = Int(index.offsets[first + packets] - index.offsets[first]) + Int(index.sizes[first + packets])
+            guard span <= capacity, index.offsets[first + packets] >= index.offsets[first] else { break }
+            bytes = span
             packets += 1
         }
         if packets == 0 { return (0, 0, available == 0 ? noErr : kAudioFileBadPropertySizeError) }
