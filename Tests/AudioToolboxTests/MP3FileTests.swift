@@ -108,6 +108,7 @@ import Testing
         #expect(ours.count == theirs.count, "ours \(ours.count / spec.1) frames, ffmpeg \(theirs.count / spec.1)")
         #expect(ours.count == Int(2.5 * Double(spec.0)) * spec.1)
         let quality = Self.snr(theirs, ours)
+        print(String(format: "MP3 %d Hz %d ch: libmpg123 against ffmpeg's decoder %.1f dB SNR", spec.0, spec.1, quality))
         #expect(quality >= 60, "SNR against ffmpeg: \(quality) dB")
     }
 

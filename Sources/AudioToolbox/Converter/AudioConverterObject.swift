@@ -74,6 +74,16 @@ final class AudioConverterObject: @unchecked Sendable {
                                              decode: nil, encode: stage, cookie: nil))
     }
 
+    /// A decoding converter whose output is the codec's own PCM (no sample conversion after the decoder):
+    /// what a reader that converts later (ExtAudioFile) wants.
+    static func makeNativeDecoder(input: AudioStreamBasicDescription, cookie: [UInt8]?) -> Result<AudioConverterObject, OSStatusError> {
+        guard let entry = CodecRegistry.entry(input.mFormatID), let makeDecoder = entry.makeDecoder,
+              let complete = entry.completeFormat(input, cookie) else { return .failure(OSStatusError(kAudioConverterErr_FormatNotSupported)) }
+        let decoder: PacketDecoder
+        do throws(OSStatusError) { decoder = try makeDecoder(complete, cookie) } catch { return .failure(error) }
+        return make(input: complete, output: decoder.pcmFormat, cookie: cookie)
+    }
+
     func reset() {
         pcm.reset()
         decodeStage?.reset()

@@ -77,6 +77,13 @@ final class PCMConverter: @unchecked Sendable {
 
     var sampleRatesDiffer: Bool { input.description.mSampleRate != output.description.mSampleRate }
 
+    /// Input and output are the same layout with every channel mapped to itself (no dither can apply).
+    var isIdentity: Bool {
+        !sampleRatesDiffer && !mixesToMono && input.layout == output.layout && input.channels == output.channels
+            && input.isInterleaved == output.isInterleaved && input.bytesPerFrame == output.bytesPerFrame
+            && channelMap.enumerated().allSatisfy { Int($1) == $0 }
+    }
+
     init(input: PCMFormat, output: PCMFormat) {
         self.input = input
         self.output = output
@@ -221,6 +228,14 @@ final class PCMConverter: @unchecked Sendable {
     /// Same-rate conversion of `frames` frames between two lists, at frame offsets.
     func convertDirect(from inList: UnsafeMutableAudioBufferListPointer, inFrame: Int,
                        to outList: UnsafeMutableAudioBufferListPointer, outFrame: Int, frames: Int) {
+        if isIdentity {
+            // Same layout both sides, channels straight through: the bytes are the answer.
+            for b in 0..<input.bufferCount {
+                guard let src = inList[b].mData, let dst = outList[b].mData else { continue }
+                (dst + outFrame * output.bytesPerFrame).copyMemory(from: src + inFrame * input.bytesPerFrame, byteCount: frames * input.bytesPerFrame)
+            }
+            return
+        }
         var done = 0
         while done < frames {
             let n = min(chunk, frames - done)

@@ -22,9 +22,10 @@ final class ExtAudioFileObject: @unchecked Sendable {
     /// (compressed writes).
     private(set) var converter: AudioConverterObject?
     private(set) var converterHandle: AudioConverterRef?
-    /// Compressed reads: the file's packets to Float64 PCM at the file's rate.
+    /// Compressed reads: the file's packets to the codec's own PCM at the file's rate.
     private var decoder: AudioConverterObject?
-    private let decodedFormat: AudioStreamBasicDescription
+    /// The codec's PCM (Float64 when no decoder could be made, so that errors surface at read time).
+    private var decodedFormat: AudioStreamBasicDescription
     /// Read side: the next file frame the client converter takes (priming included), the client frame
     /// position, and (compressed) the next packet to decode, the frame it starts at, and decoded frames
     /// still to drop before the position.
@@ -67,7 +68,19 @@ final class ExtAudioFileObject: @unchecked Sendable {
         packetBufferBytes = 0
         packetBuffer = .allocate(byteCount: 1, alignment: 16)
         packetDescriptions = .allocate(capacity: packetsPerRead)
-        if !forWriting && isCompressed { startDecoding(atFrame: fileFrame) }
+        if !forWriting && isCompressed {
+            if case .success(let d) = AudioConverterObject.makeNativeDecoder(input: f, cookie: file.layout.magicCookie) {
+                decoder = d
+                decodedFormat = d.outputFormat
+            }
+            let frameBytes = Int(decodedFormat.mBytesPerFrame)
+            if frameBytes * Self.chunkFrames > scratchBytes {
+                scratch.deallocate()
+                scratchBytes = frameBytes * Self.chunkFrames
+                scratch = .allocate(byteCount: scratchBytes, alignment: 16)
+            }
+            startDecoding(atFrame: fileFrame)
+        }
     }
 
     deinit {
@@ -141,17 +154,13 @@ final class ExtAudioFileObject: @unchecked Sendable {
     /// Positions the decoder on the packet holding `frame` (a file frame, priming included), preroll
     /// packets before it, and the decoded frames to drop to reach the frame.
     private func startDecoding(atFrame frame: Int64) {
-        if decoder == nil {
-            guard case .success(let d) = AudioConverterObject.make(input: fileFormat, output: decodedFormat, cookie: file.layout.magicCookie) else { return }
-            if let cookie = file.layout.magicCookie { _ = d.setDecompressionCookie(cookie) }
-            decoder = d
-            // Room for the largest packets the decoder is handed at once.
-            let needed = max(Int(file.maximumPacketSize), 1) * packetsPerRead
-            if needed > packetBufferBytes {
-                packetBuffer.deallocate()
-                packetBuffer = .allocate(byteCount: needed, alignment: 16)
-                packetBufferBytes = needed
-            }
+        guard decoder != nil else { return }
+        // Room for the largest packets the decoder is handed at once.
+        let needed = max(Int(file.maximumPacketSize), 1) * packetsPerRead
+        if needed > packetBufferBytes {
+            packetBuffer.deallocate()
+            packetBuffer = .allocate(byteCount: needed, alignment: 16)
+            packetBufferBytes = needed
         }
         decoder?.reset()
         let constant = file.framesPerPacket
