@@ -53,7 +53,9 @@ import Testing
         size = 4
         #expect(AudioFormatGetProperty(kAudioFormatProperty_NumberOfChannelsForLayout, UInt32(MemoryLayout<AudioChannelLayout>.size),
                                        &layout, &size, &channels) == noErr && channels == 6)
-        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_ID3TagSize, 0, nil, &size) == kAudioFormatUnsupportedPropertyError)
+        // A property not implemented answers Apple's 'prop'; one that is, without its specifier, '!spc'.
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_PanningMatrix, 0, nil, &size) == kAudioFormatUnsupportedPropertyError)
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_ID3TagSize, 0, nil, &size) == kAudioFormatBadSpecifierSizeError)
         size = 4
         var shortSpecifier: UInt32 = 0
         #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatIsVBR, 4, &shortSpecifier, &size, &vbr) == kAudioFormatBadSpecifierSizeError)

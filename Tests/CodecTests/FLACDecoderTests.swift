@@ -3,7 +3,7 @@ import Testing
 @testable import AudioToolbox
 
 /// Our decoder against files made by the reference encoder (and ffmpeg's), bit-exact against the source.
-@Suite struct DecoderTests {
+@Suite struct FLACDecoderTests {
     struct Case: CustomStringConvertible, Sendable {
         let name: String
         let rate: Int, bits: Int, channels: Int
@@ -112,7 +112,7 @@ import Testing
 
         // FIXED order 2, 3 wasted bits, method 1: an escaped partition (12-bit raw) and one with parameter 20.
         let e0 = (2..<32).map { Int64($0 % 5 - 2) }, e1 = (0..<32).map { Int64(($0 * 37) % 201 - 100) }
-        let fixed = HostileInputTests.frame(blockSize: 64) { w in
+        let fixed = FLACHostileInputTests.frame(blockSize: 64) { w in
             w.write(UInt32(8 + 2) << 1 | 1, bits: 8); w.writeUnary(2)
             w.writeSigned(100, bits: 13); w.writeSigned(-50, bits: 13)
             w.write(1, bits: 2); w.write(1, bits: 4)
@@ -131,7 +131,7 @@ import Testing
         // LPC order 3, precision 7, shift 4, 1 wasted bit; partitions: k=3, k=0, escape with 0 bits (zeros), k=14.
         let c: [Int64] = [20, -10, 3]
         let residual = (3..<64).map { Int64(($0 * 13) % 17 - 8) }
-        let lpc = HostileInputTests.frame(blockSize: 64) { w in
+        let lpc = FLACHostileInputTests.frame(blockSize: 64) { w in
             w.write(UInt32(31 + 3) << 1 | 1, bits: 8); w.writeUnary(0)
             for v: Int64 in [1000, 990, 1010] { w.writeSigned(v, bits: 15) }
             w.write(6, bits: 4); w.writeSigned(4, bits: 5)
@@ -153,9 +153,9 @@ import Testing
         #expect(try decode(lpc) == t.map { Int32($0 << 1) })
 
         // One-sample CONSTANT block and a 17-sample VERBATIM block.
-        #expect(try decode(HostileInputTests.frame(blockSize: 1) { w in w.write(0, bits: 8); w.writeSigned(-1234, bits: 16) }) == [-1234])
+        #expect(try decode(FLACHostileInputTests.frame(blockSize: 1) { w in w.write(0, bits: 8); w.writeSigned(-1234, bits: 16) }) == [-1234])
         let values = (0..<17).map { Int64($0 * 3000 - 25000) }
-        let verbatim = HostileInputTests.frame(blockSize: 17) { w in w.write(2, bits: 8); for v in values { w.writeSigned(v, bits: 16) } }
+        let verbatim = FLACHostileInputTests.frame(blockSize: 17) { w in w.write(2, bits: 8); for v in values { w.writeSigned(v, bits: 16) } }
         #expect(try decode(verbatim) == values.map { Int32($0) })
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import AudioToolbox
 
 /// Our encoder's files, checked by the reference decoder (`flac -t`, `flac -d`), ffmpeg and our decoder.
-@Suite struct EncoderTests {
+@Suite struct FLACEncoderTests {
     struct Case: CustomStringConvertible, Sendable {
         let name: String
         let rate: Int, bits: Int, channels: Int
@@ -61,12 +61,12 @@ import Testing
     }
 }
 
-extension EncoderTests {
+extension FLACEncoderTests {
     /// Silence, a constant channel and wasted bits round-trip and compress well.
     @Test func encodesSilenceConstantAndWastedBits() throws {
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let samples = DecoderTests.silenceAndWastedBits()
+        let samples = FLACDecoderTests.silenceAndWastedBits()
         for level in [0, 5, 8] {
             let file = samples.withUnsafeBufferPointer {
                 FLACStreamWriter.encodeFile($0, channels: 2, bitsPerSample: 16, sampleRate: 44100, level: level)

@@ -3,7 +3,7 @@ import Testing
 @testable import AudioToolbox
 
 /// Frame headers: written and parsed back, and found by scanning real files.
-@Suite struct FrameHeaderTests {
+@Suite struct FLACFrameHeaderTests {
     @Test func findWalksEveryFrameOfAReferenceFile() throws {
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

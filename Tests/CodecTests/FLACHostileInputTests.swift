@@ -4,7 +4,7 @@ import Testing
 
 /// Malformed and damaged input: every case must end in an error (or, for random damage, at least not
 /// crash or hang), never in a trap.
-@Suite struct HostileInputTests {
+@Suite struct FLACHostileInputTests {
     static let info = FLACStreamInfo(minBlockSize: 4096, maxBlockSize: 4096, sampleRate: 44100, channels: 1, bitsPerSample: 16)
 
     /// Builds one mono frame: header for `blockSize`, then `body` writes the subframe; CRC-16 appended.

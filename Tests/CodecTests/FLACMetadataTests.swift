@@ -3,7 +3,7 @@ import Testing
 @testable import AudioToolbox
 
 /// STREAMINFO, the metadata block list, Vorbis comments, ID3v2 skipping and MD5.
-@Suite struct MetadataTests {
+@Suite struct FLACMetadataTests {
     @Test func streamInfoRoundTrips() throws {
         let info = FLACStreamInfo(minBlockSize: 16, maxBlockSize: 65535, minFrameSize: 1, maxFrameSize: 0xFF_FFFF, sampleRate: 1_048_575,
                                   channels: 8, bitsPerSample: 32, totalSamples: (1 << 36) - 1, md5: Array(0..<16))
