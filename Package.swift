@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CSpeexDSP", pkgConfig: "speexdsp", providers: [.apt(["libspeexdsp-dev"])]),
         // libmpg123: the MP3 decoder (Apple's AudioConverter decodes MP3 and cannot encode it; neither can we).
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
+        // libopus: the Opus codec, both ways.
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
 
@@ -52,7 +54,7 @@ let package = Package(
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
             name: "AudioToolbox",
-            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "OCARunLoop"],
+            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus", "OCARunLoop"],
             // CAudioToolbox's module map names its Clang module AudioToolbox, with a submodule per header
             // (AudioToolbox.AudioFile, ...): this Swift module is its overlay, as Apple's is. The flag makes
             // the package usable only as a root or local (path) dependency, which is how it is used.

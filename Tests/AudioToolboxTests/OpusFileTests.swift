@@ -1,0 +1,123 @@
+import AudioToolbox
+import Foundation
+import Testing
+
+/// Opus through AudioConverter and files: what ffmpeg's libopus encoder writes into MP4 and CAF decodes
+/// here as ffmpeg decodes it; what we encode into CAF decodes in ffmpeg close to the source, with the
+/// source's length from the packet table (the encoder's lookahead as priming).
+@Suite struct OpusFileTests {
+    static let rate = 48000.0
+
+    /// Two tones as interleaved stereo Float32 at 48 kHz.
+    static func source(frames: Int) -> [Float] {
+        (0..<(2 * frames)).map { i -> Float in
+            let t = Double(i / 2) / rate
+            let f: Double = i % 2 == 0 ? 440 : 660
+            return Float(0.4 * sin(2 * Double.pi * f * t))
+        }
+    }
+
+    static func readFloats(_ url: URL) throws -> ([Float], Int64) {
+        var x: ExtAudioFileRef?
+        try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
+        defer { ExtAudioFileDispose(x!) }
+        var client = OCAFormat.linearPCM(sampleRate: rate, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var length: Int64 = 0
+        var size: UInt32 = 8
+        ExtAudioFileGetProperty(x!, kExtAudioFileProperty_FileLengthFrames, &size, &length)
+        var out: [Float] = []
+        var buffer = [Float](repeating: 0, count: 2 * 2048)
+        while true {
+            var frames: UInt32 = 2048
+            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+                return ExtAudioFileRead(x!, &frames, &list)
+            }
+            try #require(status == noErr)
+            if frames == 0 { break }
+            out += buffer.prefix(2 * Int(frames))
+        }
+        return (out, length)
+    }
+
+    static func ffmpegFloats(_ url: URL) throws -> [Float] {
+        let ffmpeg = try #require(FFmpegInteropTests.ffmpeg, "ffmpeg is missing")
+        let raw = FileSupport.tempURL("raw")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        let (status, text) = try FileSupport.run(ffmpeg, ["-v", "error", "-y", "-i", url.path, "-f", "f32le", "-ar", "48000", "-ac", "2", raw.path])
+        try #require(status == 0, "ffmpeg: \(text)")
+        return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// SNR of `test` against `reference` at the best whole-frame lag within ±`search` frames.
+    static func alignedSNR(_ reference: [Float], _ test: [Float], search: Int = 1200) -> (Double, Int) {
+        var best = (-Double.infinity, 0)
+        let n = min(reference.count, test.count) / 2 - 2 * search
+        for lag in stride(from: -search, through: search, by: 1) {
+            var s = 0.0, e = 0.0
+            for i in stride(from: 2 * search, to: 2 * (search + n), by: 7) {
+                let r = Double(reference[i]), t = Double(test[i + 2 * lag])
+                s += r * r
+                e += (r - t) * (r - t)
+            }
+            let snr = 10 * log10(s / max(e, 1e-20))
+            if snr > best.0 { best = (snr, lag) }
+        }
+        return best
+    }
+
+    /// Ours into CAF: ffmpeg reads it; the decoded tone follows the source (aligned) well above Opus's
+    /// noise at 128 kbps; ExtAudioFile gives back exactly the source's length.
+    @Test func encodeToCAF() throws {
+        let frames = 48000 + 333
+        let caf = FileSupport.tempURL("caf")
+        defer { try? FileManager.default.removeItem(at: caf) }
+        var format = AudioStreamBasicDescription()
+        format.mSampleRate = Self.rate
+        format.mFormatID = kAudioFormatOpus
+        format.mChannelsPerFrame = 2
+        var x: ExtAudioFileRef?
+        try #require(ExtAudioFileCreateWithURL(caf as CFURL, kAudioFileCAFType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
+        var client = OCAFormat.linearPCM(sampleRate: Self.rate, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var converter: AudioConverterRef?
+        var size = UInt32(MemoryLayout<AudioConverterRef?>.size)
+        try #require(ExtAudioFileGetProperty(x!, kExtAudioFileProperty_AudioConverter, &size, &converter) == noErr)
+        var bitRate: UInt32 = 128_000
+        #expect(AudioConverterSetProperty(converter!, kAudioConverterEncodeBitRate, 4, &bitRate) == noErr)
+        var source = Self.source(frames: frames)
+        let status = source.withUnsafeMutableBytes { raw -> OSStatus in
+            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+            return ExtAudioFileWrite(x!, UInt32(frames), &list)
+        }
+        try #require(status == noErr)
+        try #require(ExtAudioFileDispose(x!) == noErr)
+        let (ours, length) = try Self.readFloats(caf)
+        #expect(length == Int64(frames) && ours.count == 2 * frames)
+        let (snr, lag) = Self.alignedSNR(source, ours)
+        print(String(format: "Opus 128 kbps, ours decoded: %.1f dB SNR at lag %d", snr, lag))
+        #expect(lag == 0 && snr > 20)
+        let theirs = try Self.ffmpegFloats(caf)
+        let (fsnr, flag) = Self.alignedSNR(source, theirs)
+        print(String(format: "Opus 128 kbps, ffmpeg decoded: %.1f dB SNR at lag %d", fsnr, flag))
+        #expect(fsnr > 20)
+    }
+
+    /// ffmpeg's libopus encoder into MP4: we decode what ffmpeg decodes (same bitstream, both libopus-grade
+    /// decoders) to well within Opus's own error.
+    @Test func decodeFFmpegsOpus() throws {
+        let ffmpeg = try #require(FFmpegInteropTests.ffmpeg, "ffmpeg is missing")
+        let mp4 = FileSupport.tempURL("mp4")
+        defer { try? FileManager.default.removeItem(at: mp4) }
+        let (status, text) = try FileSupport.run(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=2:sample_rate=48000", "-ac", "2",
+                                                          "-c:a", "libopus", "-b:a", "96k", mp4.path])
+        try #require(status == 0, "ffmpeg: \(text)")
+        let (ours, _) = try Self.readFloats(mp4)
+        let theirs = try Self.ffmpegFloats(mp4)
+        let (snr, lag) = Self.alignedSNR(theirs, ours, search: 400)
+        print(String(format: "Opus in MP4: ours against ffmpeg's decode %.1f dB SNR at lag %d; %d vs %d frames", snr, lag, ours.count / 2, theirs.count / 2))
+        #expect(snr > 40 && lag == 0)
+        #expect(abs(ours.count - theirs.count) <= 2 * 960)
+    }
+}
