@@ -41,6 +41,10 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUNewTimePitch(component: $0) }),
             AudioComponentEntry(description: AUVarispeed.description, name: "Apple: AUVarispeed",
                                 version: 0x0001_0000, maker: .builtIn { AUVarispeed(component: $0) }),
+            AudioComponentEntry(description: AUScheduledSoundPlayer.description, name: "Apple: AUScheduledSoundPlayer",
+                                version: 0x0001_0000, maker: .builtIn { AUScheduledSoundPlayer(component: $0) }),
+            AudioComponentEntry(description: AUAudioFilePlayer.filePlayerDescription, name: "Apple: AUAudioFilePlayer",
+                                version: 0x0001_0000, maker: .builtIn { AUAudioFilePlayer(component: $0) }),
         ]
     }
 }

@@ -102,4 +102,236 @@ CF_ENUM(AudioUnitParameterID) {
     kVarispeedParam_PlaybackCents               = 1
 };
 
+// ---- Effect units. Ranges as Apple documents them (SampleRate/2 meaning Nyquist at the unit's rate).
+
+// AUBandpass: centre Hz 20 -> SR/2, 5000; bandwidth in cents 100 -> 12000, 600.
+CF_ENUM(AudioUnitParameterID) {
+    kBandpassParam_CenterFrequency              = 0,
+    kBandpassParam_Bandwidth                    = 1
+};
+
+// AUHipass / AULowpass: cutoff Hz 10 -> SR/2, 6900; resonance dB -20 -> 40, 0.
+CF_ENUM(AudioUnitParameterID) {
+    kHipassParam_CutoffFrequency                = 0,
+    kHipassParam_Resonance                      = 1
+};
+CF_ENUM(AudioUnitParameterID) {
+    kLowPassParam_CutoffFrequency               = 0,
+    kLowPassParam_Resonance                     = 1
+};
+
+// AUHighShelfFilter: cutoff Hz 10000 -> SR/2, 10000; gain dB -40 -> 40, 0.
+CF_ENUM(AudioUnitParameterID) {
+    kHighShelfParam_CutOffFrequency             = 0,
+    kHighShelfParam_Gain                        = 1
+};
+
+// AULowShelfFilter: cutoff Hz 10 -> 200, 80; gain dB -40 -> 40, 0.
+CF_ENUM(AudioUnitParameterID) {
+    kAULowShelfParam_CutoffFrequency            = 0,
+    kAULowShelfParam_Gain                       = 1
+};
+
+// AUParametricEQ: centre Hz 20 -> SR/2, 2000; Q 0.1 -> 20, 1; gain dB -20 -> 20, 0.
+CF_ENUM(AudioUnitParameterID) {
+    kParametricEQParam_CenterFreq               = 0,
+    kParametricEQParam_Q                        = 1,
+    kParametricEQParam_Gain                     = 2
+};
+
+// AUPeakLimiter: attack s 0.001 -> 0.03, 0.012; decay s 0.001 -> 0.06, 0.024; pre-gain dB -40 -> 40, 0.
+CF_ENUM(AudioUnitParameterID) {
+    kLimiterParam_AttackTime                    = 0,
+    kLimiterParam_DecayTime                     = 1,
+    kLimiterParam_PreGain                       = 2
+};
+
+// AUDynamicsProcessor. No fixed ratio: the output is kept under Threshold + HeadRoom. Threshold dB -40 -> 20,
+// -20; HeadRoom dB 0.1 -> 40, 5; ExpansionRatio 1 -> 50, 2; ExpansionThreshold dB; Attack s 0.0001 -> 0.2,
+// 0.001; Release s 0.01 -> 3, 0.05; OverallGain dB -40 -> 40, 0. The 1000s are read-only meters in dB.
+CF_ENUM(AudioUnitParameterID) {
+    kDynamicsProcessorParam_Threshold           = 0,
+    kDynamicsProcessorParam_HeadRoom            = 1,
+    kDynamicsProcessorParam_ExpansionRatio      = 2,
+    kDynamicsProcessorParam_ExpansionThreshold  = 3,
+    kDynamicsProcessorParam_AttackTime          = 4,
+    kDynamicsProcessorParam_ReleaseTime         = 5,
+    kDynamicsProcessorParam_OverallGain         = 6,
+    kDynamicsProcessorParam_MasterGain          = kDynamicsProcessorParam_OverallGain,
+    kDynamicsProcessorParam_CompressionAmount   = 1000,
+    kDynamicsProcessorParam_InputAmplitude      = 2000,
+    kDynamicsProcessorParam_OutputAmplitude     = 3000
+};
+
+// AUDistortion, all Global: delay ms 0.1 -> 500, 0.1; decay 0.1 -> 50, 1; delay mix % 50; decimation %;
+// rounding %; decimation mix % 50; linear 0 -> 1, 1; squared and cubic 0 -> 20, 0; polynomial mix % 50;
+// ring-mod frequencies Hz 0.5 -> 8000, 100; balance % 50; ring-mod mix % 0; soft-clip gain dB -80 -> 20, -6;
+// final mix % 50.
+CF_ENUM(AudioUnitParameterID) {
+    kDistortionParam_Delay                      = 0,
+    kDistortionParam_Decay                      = 1,
+    kDistortionParam_DelayMix                   = 2,
+    kDistortionParam_Decimation                 = 3,
+    kDistortionParam_Rounding                   = 4,
+    kDistortionParam_DecimationMix              = 5,
+    kDistortionParam_LinearTerm                 = 6,
+    kDistortionParam_SquaredTerm                = 7,
+    kDistortionParam_CubicTerm                  = 8,
+    kDistortionParam_PolynomialMix              = 9,
+    kDistortionParam_RingModFreq1               = 10,
+    kDistortionParam_RingModFreq2               = 11,
+    kDistortionParam_RingModBalance             = 12,
+    kDistortionParam_RingModMix                 = 13,
+    kDistortionParam_SoftClipGain               = 14,
+    kDistortionParam_FinalMix                   = 15
+};
+
+// AUDelay: wet/dry equal-power crossfade 0 -> 100, 50; delay s 0 -> 2, 1; feedback % -100 -> 100, 50;
+// low-pass cutoff in the loop Hz 10 -> SR/2, 15000.
+CF_ENUM(AudioUnitParameterID) {
+    kDelayParam_WetDryMix                       = 0,
+    kDelayParam_DelayTime                       = 1,
+    kDelayParam_Feedback                        = 2,
+    kDelayParam_LopassCutoff                    = 3
+};
+
+// AUNBandEQ. The IDs are band 0's; band n's is the ID + n. GlobalGain has no band. Gains dB -96 -> 24, 0;
+// bypass boolean, 1; filter type indexed (below), 0; frequency Hz 20 -> SR/2, 1000; bandwidth octaves
+// 0.05 -> 5, 0.5.
+CF_ENUM(AudioUnitParameterID) {
+    kAUNBandEQParam_GlobalGain                  = 0,
+    kAUNBandEQParam_BypassBand                  = 1000,
+    kAUNBandEQParam_FilterType                  = 2000,
+    kAUNBandEQParam_Frequency                   = 3000,
+    kAUNBandEQParam_Gain                        = 4000,
+    kAUNBandEQParam_Bandwidth                   = 5000
+};
+
+CF_ENUM(long) {
+    kAUNBandEQFilterType_Parametric                 = 0,
+    kAUNBandEQFilterType_2ndOrderButterworthLowPass = 1,
+    kAUNBandEQFilterType_2ndOrderButterworthHighPass = 2,
+    kAUNBandEQFilterType_ResonantLowPass            = 3,
+    kAUNBandEQFilterType_ResonantHighPass           = 4,
+    kAUNBandEQFilterType_BandPass                   = 5,
+    kAUNBandEQFilterType_BandStop                   = 6,
+    kAUNBandEQFilterType_LowShelf                   = 7,
+    kAUNBandEQFilterType_HighShelf                  = 8,
+    kAUNBandEQFilterType_ResonantLowShelf           = 9,
+    kAUNBandEQFilterType_ResonantHighShelf          = 10,
+    kNumAUNBandEQFilterTypes                        = 11
+};
+
+// AUGraphicEQ (macOS): the band count, 10 or 31. Band n's gain is parameter n (dB -12 -> 12, 0).
+CF_ENUM(AudioUnitParameterID) {
+    kGraphicEQParam_NumberOfBands               = 10000
+};
+
+// AUMatrixReverb (macOS).
+CF_ENUM(AudioUnitParameterID) {
+    kReverbParam_DryWetMix                      = 0,
+    kReverbParam_SmallLargeMix                  = 1,
+    kReverbParam_SmallSize                      = 2,
+    kReverbParam_LargeSize                      = 3,
+    kReverbParam_PreDelay                       = 4,
+    kReverbParam_LargeDelay                     = 5,
+    kReverbParam_SmallDensity                   = 6,
+    kReverbParam_LargeDensity                   = 7,
+    kReverbParam_LargeDelayRange                = 8,
+    kReverbParam_SmallBrightness                = 9,
+    kReverbParam_LargeBrightness                = 10,
+    kReverbParam_SmallDelayRange                = 11,
+    kReverbParam_ModulationRate                 = 12,
+    kReverbParam_ModulationDepth                = 13,
+    kReverbParam_FilterFrequency                = 14,
+    kReverbParam_FilterBandwidth                = 15,
+    kReverbParam_FilterGain                     = 16,
+    kReverbParam_FilterType                     = 17,
+    kReverbParam_FilterEnable                   = 18
+};
+
+// AUMultibandCompressor (macOS). The 1000s are read-only per-band meters in dB.
+CF_ENUM(AudioUnitParameterID) {
+    kMultibandCompressorParam_Pregain           = 0,
+    kMultibandCompressorParam_Postgain          = 1,
+    kMultibandCompressorParam_Crossover1        = 2,
+    kMultibandCompressorParam_Crossover2        = 3,
+    kMultibandCompressorParam_Crossover3        = 4,
+    kMultibandCompressorParam_Threshold1        = 5,
+    kMultibandCompressorParam_Threshold2        = 6,
+    kMultibandCompressorParam_Threshold3        = 7,
+    kMultibandCompressorParam_Threshold4        = 8,
+    kMultibandCompressorParam_Headroom1         = 9,
+    kMultibandCompressorParam_Headroom2         = 10,
+    kMultibandCompressorParam_Headroom3         = 11,
+    kMultibandCompressorParam_Headroom4         = 12,
+    kMultibandCompressorParam_AttackTime        = 13,
+    kMultibandCompressorParam_ReleaseTime       = 14,
+    kMultibandCompressorParam_EQ1               = 15,
+    kMultibandCompressorParam_EQ2               = 16,
+    kMultibandCompressorParam_EQ3               = 17,
+    kMultibandCompressorParam_EQ4               = 18,
+    kMultibandCompressorParam_CompressionAmount1 = 1000,
+    kMultibandCompressorParam_CompressionAmount2 = 2000,
+    kMultibandCompressorParam_CompressionAmount3 = 3000,
+    kMultibandCompressorParam_CompressionAmount4 = 4000,
+    kMultibandCompressorParam_InputAmplitude1   = 5000,
+    kMultibandCompressorParam_InputAmplitude2   = 6000,
+    kMultibandCompressorParam_InputAmplitude3   = 7000,
+    kMultibandCompressorParam_InputAmplitude4   = 8000,
+    kMultibandCompressorParam_OutputAmplitude1  = 9000,
+    kMultibandCompressorParam_OutputAmplitude2  = 10000,
+    kMultibandCompressorParam_OutputAmplitude3  = 11000,
+    kMultibandCompressorParam_OutputAmplitude4  = 12000
+};
+
+// AURogerBeep (macOS): gate thresholds dB -80 -> 0, -6; gate times ms 0 -> 1000, 1000; sensitivity 0 -> 2, 2;
+// roger type 0 -> 2, 0; roger gain dB -80 -> 20, -6.
+CF_ENUM(AudioUnitParameterID) {
+    kRogerBeepParam_InGateThreshold             = 0,
+    kRogerBeepParam_InGateThresholdTime         = 1,
+    kRogerBeepParam_OutGateThreshold            = 2,
+    kRogerBeepParam_OutGateThresholdTime        = 3,
+    kRogerBeepParam_Sensitivity                 = 4,
+    kRogerBeepParam_RogerType                   = 5,
+    kRogerBeepParam_RogerGain                   = 6
+};
+
+// AUStereoMixer (macOS): volume input/output 0 -> 1, 1; pan input 0 -> 1, 0.5; meters + channel.
+CF_ENUM(AudioUnitParameterID) {
+    kStereoMixerParam_Volume                    = 0,
+    kStereoMixerParam_Pan                       = 1,
+    kStereoMixerParam_PreAveragePower           = 1000,
+    kStereoMixerParam_PrePeakHoldLevel          = 2000,
+    kStereoMixerParam_PostAveragePower          = 3000,
+    kStereoMixerParam_PostPeakHoldLevel         = 4000
+};
+
+// AUMatrixMixer: volumes on every scope (the global scope's element is input channel << 16 | output channel
+// for a crosspoint); enable per input/output; meters in dB and, from 5000, linear.
+CF_ENUM(AudioUnitParameterID) {
+    kMatrixMixerParam_Volume                    = 0,
+    kMatrixMixerParam_Enable                    = 1,
+    kMatrixMixerParam_PreAveragePower           = 1000,
+    kMatrixMixerParam_PrePeakHoldLevel          = 2000,
+    kMatrixMixerParam_PostAveragePower          = 3000,
+    kMatrixMixerParam_PostPeakHoldLevel         = 4000,
+    kMatrixMixerParam_PreAveragePowerLinear     = 5000,
+    kMatrixMixerParam_PrePeakHoldLevelLinear    = 6000,
+    kMatrixMixerParam_PostAveragePowerLinear    = 7000,
+    kMatrixMixerParam_PostPeakHoldLevelLinear   = 8000
+};
+
+// AUReverb2 (iOS; also on macOS): dry/wet 0 -> 100, 100; gain dB -20 -> 20, 0; min/max delay s
+// 0.0001 -> 1, 0.008 / 0.050; decay at 0 Hz / Nyquist s 0.001 -> 20, 1.0 / 0.5; randomize reflections 1 -> 1000, 1.
+CF_ENUM(AudioUnitParameterID) {
+    kReverb2Param_DryWetMix                     = 0,
+    kReverb2Param_Gain                          = 1,
+    kReverb2Param_MinDelayTime                  = 2,
+    kReverb2Param_MaxDelayTime                  = 3,
+    kReverb2Param_DecayTimeAt0Hz                = 4,
+    kReverb2Param_DecayTimeAtNyquist            = 5,
+    kReverb2Param_RandomizeReflections          = 6
+};
+
 #endif

@@ -326,6 +326,73 @@ enum {
     kRenderQuality_Min      = 0
 };
 
+// AUMatrixReverb / AUReverb2 room types (kAudioUnitProperty_ReverbRoomType).
+typedef enum OCA_ENUM_ATTR AUReverbRoomType : uint32_t {
+    kReverbRoomType_SmallRoom       = 0,
+    kReverbRoomType_MediumRoom      = 1,
+    kReverbRoomType_LargeRoom       = 2,
+    kReverbRoomType_MediumHall      = 3,
+    kReverbRoomType_LargeHall       = 4,
+    kReverbRoomType_Plate           = 5,
+    kReverbRoomType_MediumChamber   = 6,
+    kReverbRoomType_LargeChamber    = 7,
+    kReverbRoomType_Cathedral       = 8,
+    kReverbRoomType_LargeRoom2      = 9,
+    kReverbRoomType_MediumHall2     = 10,
+    kReverbRoomType_MediumHall3     = 11,
+    kReverbRoomType_LargeHall2      = 12
+} AUReverbRoomType;
+
+// AUNBandEQ: band count (uint32_t, settable while uninitialized, at most MaxNumberOfBands), and the
+// read-only coefficients, five Float64 per band (b0 b1 b2 a1 a2).
+CF_ENUM(AudioUnitPropertyID) {
+    kAUNBandEQProperty_NumberOfBands            = 2200,
+    kAUNBandEQProperty_MaxNumberOfBands         = 2201,
+    kAUNBandEQProperty_BiquadCoefficients       = 2203
+};
+
+// AUScheduledSoundPlayer: flags a slice carries; the unit sets Complete / BeganToRender / BeganToRenderLate,
+// the client may set Loop / Interrupt / InterruptAtLoop.
+typedef enum OCA_OPTIONS_ATTR AUScheduledAudioSliceFlags : uint32_t {
+    kScheduledAudioSliceFlag_Complete           = 0x01,
+    kScheduledAudioSliceFlag_BeganToRender      = 0x02,
+    kScheduledAudioSliceFlag_BeganToRenderLate  = 0x04,
+    kScheduledAudioSliceFlag_Loop               = 0x08,
+    kScheduledAudioSliceFlag_Interrupt          = 0x10,
+    kScheduledAudioSliceFlag_InterruptAtLoop    = 0x20
+} AUScheduledAudioSliceFlags;
+
+typedef struct ScheduledAudioSlice ScheduledAudioSlice;
+typedef void (*ScheduledAudioSliceCompletionProc)(void * _Nullable userData, ScheduledAudioSlice *bufferList);
+
+// A buffer to play at mTimeStamp.mSampleTime (relative to the start time; no valid flags = right after the
+// slice before). The client keeps the struct and its buffers alive until the slice is complete.
+struct ScheduledAudioSlice {
+    AudioTimeStamp                                  mTimeStamp;
+    ScheduledAudioSliceCompletionProc _Nullable    mCompletionProc;
+    void *                                          mCompletionProcUserData;
+    AUScheduledAudioSliceFlags                      mFlags;
+    uint32_t                                          mReserved;
+    void * _Nullable                               mReserved2;
+    uint32_t                                          mNumberFrames;
+    AudioBufferList *                               mBufferList;
+};
+
+typedef struct ScheduledAudioFileRegion ScheduledAudioFileRegion;
+typedef void (*ScheduledAudioFileRegionCompletionProc)(void * _Nullable userData,
+                                                       ScheduledAudioFileRegion *fileRegion, OSStatus result);
+
+// AUAudioFilePlayer: a region of an open AudioFile to play at mTimeStamp.mSampleTime; the unit copies it.
+struct ScheduledAudioFileRegion {
+    AudioTimeStamp                                      mTimeStamp;
+    ScheduledAudioFileRegionCompletionProc _Nullable   mCompletionProc;
+    void * _Nullable                                   mCompletionProcUserData;
+    struct OpaqueAudioFileID *                          mAudioFile;
+    uint32_t                                              mLoopCount;
+    int64_t                                              mStartFrame;
+    uint32_t                                              mFramesToPlay;
+};
+
 CF_ASSUME_NONNULL_END
 
 #endif
