@@ -1,0 +1,167 @@
+import AudioDSP
+
+/// Base of the biquad effect units (the filters, the shelves, the parametric, N-band and graphic EQs): a
+/// subclass lists its global parameters and turns their values into a cascade of sections; this class
+/// defines the parameters (ranges that end at Nyquist follow the sample rate), keeps one filter state per
+/// channel and section, and moves parameters to new values smoothly: while any differs from its target
+/// it is stepped every 32 frames toward it (10 ms time constant; frequencies and Q in the log domain) and
+/// the cascade redesigned, so a change never clicks. Any channel count, in equals out.
+class AUFilterEffect: AUEffectBase, @unchecked Sendable {
+    /// How a parameter moves to a new value.
+    enum Glide { case logarithmic, linear, immediate }
+
+    /// One global parameter of the unit.
+    struct Parameter {
+        var id: AudioUnitParameterID
+        var name: String
+        var unit: AudioUnitParameterUnit
+        var min: Float
+        /// The maximum; nil means the Nyquist frequency at the unit's rate.
+        var max: Float?
+        var defaultValue: Float
+        var glide: Glide
+        var flags: AudioUnitParameterOptions = []
+    }
+
+    /// The unit's parameters at `sampleRate` (subclasses).
+    func filterParameters() -> [Parameter] { [] }
+    /// How many sections the cascade has at most (subclasses).
+    var maxSections: Int { 1 }
+    /// Fills `maxSections` sections from the parameter values (in `filterParameters()` order); unused ones
+    /// are `.identity`. Render thread: no allocation.
+    func design(_ values: UnsafePointer<Double>, sampleRate: Double, into sections: UnsafeMutablePointer<BiquadCoefficients>) {}
+    /// A linear gain after the cascade (NBandEQ's global gain).
+    func outputGain(_ values: UnsafePointer<Double>) -> Double { 1 }
+
+    private(set) var parameterList: [Parameter] = []
+    private var ids: UnsafeMutablePointer<AudioUnitParameterID>?
+    private var glides: UnsafeMutablePointer<Glide>?
+    private var current: UnsafeMutablePointer<Double>?
+    private var target: UnsafeMutablePointer<Double>?
+    private(set) var sections: UnsafeMutablePointer<BiquadCoefficients>?
+    private var states: UnsafeMutablePointer<BiquadState>?
+    private var count = 0, channels = 0, sectionCount = 0
+    private var designed = false
+    private var gain = 1.0
+    private var rate = 44100.0
+
+    override init(component: AudioComponentEntry) {
+        super.init(component: component)
+    }
+
+    /// Defines (or redefines) the parameters for the output rate, keeping values and clamping them to the new
+    /// ranges. Subclasses call it at the end of their init and when their parameter set changes.
+    func defineFilterParameters() {
+        let nyquist = Float(outputs[0].format.mSampleRate / 2)
+        parameterList = filterParameters()
+        for p in parameterList {
+            let old = parameterSlot(p.id, kAudioUnitScope_Global, 0).map { $0.0.value(at: $0.1) }
+            let upper = p.max ?? nyquist
+            defineParameter(p.id, scope: kAudioUnitScope_Global, element: 0,
+                            .oca(p.name, unit: p.unit, min: p.min, max: upper, default: Swift.min(p.defaultValue, upper),
+                                 flags: p.flags))
+            if let old, let (table, i) = parameterSlot(p.id, kAudioUnitScope_Global, 0) {
+                table.setValue(at: i, Swift.max(p.min, Swift.min(old, upper)))
+            }
+        }
+    }
+
+    override func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        defineFilterParameters()
+    }
+
+    override func initializeUnit() -> OSStatus {
+        let status = super.initializeUnit()
+        guard status == noErr else { return status }
+        release()
+        rate = outputs[0].format.mSampleRate
+        channels = Int(outputs[0].format.mChannelsPerFrame)
+        count = parameterList.count
+        sectionCount = maxSections
+        ids = .allocate(capacity: max(count, 1))
+        glides = .allocate(capacity: max(count, 1))
+        current = .allocate(capacity: max(count, 1))
+        target = .allocate(capacity: max(count, 1))
+        for (k, p) in parameterList.enumerated() {
+            ids![k] = p.id
+            glides![k] = p.glide
+        }
+        sections = .allocate(capacity: max(sectionCount, 1))
+        sections!.initialize(repeating: .identity, count: max(sectionCount, 1))
+        states = .allocate(capacity: max(channels * sectionCount, 1))
+        resetUnit(kAudioUnitScope_Global, 0)
+        return noErr
+    }
+
+    override func cleanupUnit() { release() }
+    deinit { release() }
+
+    private func release() {
+        ids?.deallocate(); ids = nil
+        glides?.deallocate(); glides = nil
+        current?.deallocate(); current = nil
+        target?.deallocate(); target = nil
+        sections?.deallocate(); sections = nil
+        states?.deallocate(); states = nil
+    }
+
+    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        states?.initialize(repeating: BiquadState(), count: max(channels * sectionCount, 1))
+        designed = false
+    }
+
+    override func applyEffect(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
+                              frames: Int, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>) -> OSStatus {
+        guard let ids, let glides, let current, let target, let sections, let states else { return kAudioUnitErr_Uninitialized }
+        var settled = designed
+        for k in 0..<count {
+            target[k] = Double(parameterValue(ids[k], kAudioUnitScope_Global, 0))
+            if !designed { current[k] = target[k] }
+            if current[k] != target[k] { settled = false }
+        }
+        let block = settled ? frames : 32
+        let step = 1 - exp(-Double(block) / (0.010 * rate))
+        var done = 0
+        while done < frames {
+            let n = min(block, frames - done)
+            if !settled || !designed {
+                for k in 0..<count where current[k] != target[k] {
+                    switch glides[k] {
+                    case .immediate: current[k] = target[k]
+                    case .linear:
+                        current[k] += (target[k] - current[k]) * step
+                        if abs(target[k] - current[k]) < 1e-4 { current[k] = target[k] }
+                    case .logarithmic where current[k] > 0 && target[k] > 0:
+                        current[k] *= pow(target[k] / current[k], step)
+                        if abs(log(target[k] / current[k])) < 1e-5 { current[k] = target[k] }
+                    case .logarithmic: current[k] = target[k]
+                    }
+                }
+                design(current, sampleRate: rate, into: sections)
+                gain = outputGain(current)
+                designed = true
+            }
+            for c in 0..<min(channels, input.count, output.count) {
+                guard let src = input[c].mData?.assumingMemoryBound(to: Float.self),
+                      let dst = output[c].mData?.assumingMemoryBound(to: Float.self) else { return kAudio_ParamError }
+                var source = UnsafePointer(src + done)
+                let out = dst + done
+                var filtered = false
+                for s in 0..<sectionCount {
+                    let state = states + c * sectionCount + s
+                    if sections[s] == .identity { state.pointee = BiquadState(); continue }
+                    BiquadKernels.apply(source, out, count: n, sections[s], &state.pointee)
+                    source = UnsafePointer(out)
+                    filtered = true
+                }
+                if !filtered && UnsafePointer(out) != source { out.update(from: source, count: n) }
+                if gain != 1 {
+                    let g = Float(gain)
+                    for i in 0..<n { out[i] *= g }
+                }
+            }
+            done += n
+        }
+        return noErr
+    }
+}
