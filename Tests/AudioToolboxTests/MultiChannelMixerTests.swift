@@ -57,6 +57,30 @@ final class ConstantSource {
         #expect(out.channels[1].allSatisfy { abs($0 - expectedR) < 1e-6 })
     }
 
+    /// AUStereoMixer: pan 0...1 (0.5 centre) through the same laws, volume per input and output, no Enable.
+    @Test func stereoMixerUsesItsOwnParameters() throws {
+        let a = ConstantSource(0.5), b = ConstantSource(0.25)
+        let unit = try TestSupport.newUnit(AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_StereoMixer,
+                                                                     componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0))
+        defer { AudioComponentInstanceDispose(unit) }
+        #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, 2) == noErr)
+        for (i, s) in [a, b].enumerated() {
+            #expect(TestSupport.setFormat(unit, kAudioUnitScope_Input, AudioUnitElement(i), Self.mono) == noErr)
+            #expect(TestSupport.setCallback(unit, AudioUnitElement(i), ConstantSource.callback, Unmanaged.passUnretained(s).toOpaque()) == noErr)
+        }
+        var pan: Float = -1
+        #expect(AudioUnitGetParameter(unit, kStereoMixerParam_Pan, kAudioUnitScope_Input, 0, &pan) == noErr)
+        #expect(pan == 0.5)
+        set(unit, kStereoMixerParam_Pan, kAudioUnitScope_Input, 0, 0)
+        set(unit, kStereoMixerParam_Volume, kAudioUnitScope_Input, 1, 0.5)
+        set(unit, kStereoMixerParam_Volume, kAudioUnitScope_Output, 0, 0.5)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        let out = try TestSupport.render(unit, format: Self.stereo, totalFrames: 512, slices: [512])
+        let centre = cos(Double.pi / 4)
+        #expect(out.channels[0].allSatisfy { abs($0 - 0.5 * (0.5 + 0.125 * centre)) < 1e-6 })
+        #expect(out.channels[1].allSatisfy { abs($0 - 0.5 * (0.125 * centre)) < 1e-6 })
+    }
+
     @Test func disabledInputsAreSilentAndNotPulled() throws {
         let a = ConstantSource(0.5), b = ConstantSource(0.25)
         let unit = try makeMixer([a, b], [Self.stereo, Self.stereo])

@@ -7,21 +7,8 @@ import AudioDSP
 /// it is stepped every 32 frames toward it (10 ms time constant; frequencies and Q in the log domain) and
 /// the cascade redesigned, so a change never clicks. Any channel count, in equals out.
 class AUFilterEffect: AUEffectBase, @unchecked Sendable {
-    /// How a parameter moves to a new value.
-    enum Glide { case logarithmic, linear, immediate }
-
-    /// One global parameter of the unit.
-    struct Parameter {
-        var id: AudioUnitParameterID
-        var name: String
-        var unit: AudioUnitParameterUnit
-        var min: Float
-        /// The maximum; nil means the Nyquist frequency at the unit's rate.
-        var max: Float?
-        var defaultValue: Float
-        var glide: Glide
-        var flags: AudioUnitParameterOptions = []
-    }
+    typealias Glide = EffectParameter.Glide
+    typealias Parameter = EffectParameter
 
     /// The unit's parameters at `sampleRate` (subclasses).
     func filterParameters() -> [Parameter] { [] }
@@ -49,21 +36,11 @@ class AUFilterEffect: AUEffectBase, @unchecked Sendable {
         super.init(component: component)
     }
 
-    /// Defines (or redefines) the parameters for the output rate, keeping values and clamping them to the new
-    /// ranges. Subclasses call it at the end of their init and when their parameter set changes.
+    /// Defines (or redefines) the parameters for the output rate. Subclasses call it at the end of their init and
+    /// when their parameter set changes.
     func defineFilterParameters() {
-        let nyquist = Float(outputs[0].format.mSampleRate / 2)
         parameterList = filterParameters()
-        for p in parameterList {
-            let old = parameterSlot(p.id, kAudioUnitScope_Global, 0).map { $0.0.value(at: $0.1) }
-            let upper = p.max ?? nyquist
-            defineParameter(p.id, scope: kAudioUnitScope_Global, element: 0,
-                            .oca(p.name, unit: p.unit, min: p.min, max: upper, default: Swift.min(p.defaultValue, upper),
-                                 flags: p.flags))
-            if let old, let (table, i) = parameterSlot(p.id, kAudioUnitScope_Global, 0) {
-                table.setValue(at: i, Swift.max(p.min, Swift.min(old, upper)))
-            }
-        }
+        defineGlobalParameters(parameterList)
     }
 
     override func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {

@@ -13,6 +13,9 @@ import Glibc
 /// Pre/Post AveragePower and PeakHoldLevel parameters, in dB (floor -120), from each slice: average power
 /// is the RMS over all channels, peak the largest magnitude; "pre" is before the element's volume, "post"
 /// after it (for inputs, the input signal times its volume). There are no meter ballistics yet.
+///
+/// The same engine is AUStereoMixer (`'aumx' 'smxr' 'appl'`, macOS) with that unit's parameters: Volume (0,
+/// input and output) and Pan (1, input, 0 = left to 1 = right, 0.5 centre); its inputs are always enabled.
 final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MultiChannelMixer,
@@ -30,7 +33,15 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
     private var scratch: UnsafeMutablePointer<Float>?
     private var scratchLists: [UnsafeMutableAudioBufferListPointer] = []
 
-    init(component: AudioComponentEntry) {
+    static let stereoMixerDescription = AudioComponentDescription(
+        componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_StereoMixer,
+        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+
+    /// AUStereoMixer's parameter set instead of AUMultiChannelMixer's.
+    private let stereoMixer: Bool
+
+    init(component: AudioComponentEntry, stereoMixer: Bool = false) {
+        self.stereoMixer = stereoMixer
         super.init(component: component, inputs: 8, outputs: 1)
         defineParameter(kMultiChannelMixerParam_Volume, scope: kAudioUnitScope_Output, element: 0,
                         .oca("Volume", unit: .linearGain, min: 0, max: 1, default: 1, flags: [.flag_CanRamp]))
@@ -90,6 +101,12 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
         let e = AudioUnitElement(index)
         defineParameter(kMultiChannelMixerParam_Volume, scope: scope, element: e,
                         .oca("Volume", unit: .linearGain, min: 0, max: 1, default: 1, flags: [.flag_CanRamp]))
+        if stereoMixer {
+            defineParameter(kStereoMixerParam_Pan, scope: scope, element: e,
+                            .oca("Pan", unit: .pan, min: 0, max: 1, default: 0.5, flags: [.flag_CanRamp]))
+            defineMeters(scope, e)
+            return
+        }
         defineParameter(kMultiChannelMixerParam_Enable, scope: scope, element: e,
                         .oca("Enable", unit: .boolean, min: 0, max: 1, default: 1))
         defineParameter(kMultiChannelMixerParam_Pan, scope: scope, element: e,
@@ -145,9 +162,10 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
     @inline(__always)
     private func targetGains(_ i: Int) -> (Float, Float) {
         let e = AudioUnitElement(i)
-        guard parameterValue(kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, e) != 0 else { return (0, 0) }
+        guard stereoMixer || parameterValue(kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, e) != 0 else { return (0, 0) }
         let volume = parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, e)
-        let pan = parameterValue(kMultiChannelMixerParam_Pan, kAudioUnitScope_Input, e)
+        let pan = stereoMixer ? 2 * parameterValue(kStereoMixerParam_Pan, kAudioUnitScope_Input, e) - 1
+            : parameterValue(kMultiChannelMixerParam_Pan, kAudioUnitScope_Input, e)
         let panLaw = panLaw!  // allocated at initialize, before any caller runs
         if panLaw[i].pan != pan {
             let (l, r) = inputs[i].format.mChannelsPerFrame == 1 ? MixerKernels.monoPanGains(pan) : MixerKernels.stereoBalanceGains(pan)
@@ -170,7 +188,7 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
             let (targetL, targetR) = targetGains(i)
             // A disabled input whose fade-out is over, or one with no source, is not pulled. An enabled input
             // at volume 0 still is, so its source keeps time.
-            let disabled = parameterValue(kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, AudioUnitElement(i)) == 0
+            let disabled = !stereoMixer && parameterValue(kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, AudioUnitElement(i)) == 0
             if disabled && gains[2 * i] == 0 && gains[2 * i + 1] == 0 { continue }
             if input.source.value.kind == .none { continue }
             var inputFlags: AudioUnitRenderActionFlags = []

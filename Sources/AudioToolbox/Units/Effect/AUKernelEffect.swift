@@ -1,0 +1,81 @@
+/// Base of the effects whose DSP is one AudioDSP kernel object (delay, reverbs, dynamics, distortion, roger beep):
+/// defines the subclass's global parameters (Nyquist-bound ranges follow the rate), has the subclass build its
+/// kernel at initialize for the rate, channel count and MaximumFramesPerSlice, and hands each render's channel
+/// pointers to `process`, where the subclass passes the current parameter values to the kernel (which glides
+/// them itself) and runs it. Meters are read-only parameters the subclass stores after processing.
+class AUKernelEffect: AUEffectBase, @unchecked Sendable {
+    /// The unit's global parameters (subclasses).
+    func effectParameters() -> [EffectParameter] { [] }
+    /// Builds the kernel (subclasses); false if it cannot run this configuration.
+    func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool { true }
+    /// Frees the kernel (subclasses).
+    func releaseKernel() {}
+    /// Runs the kernel on one render's channels (input may equal output). Render thread: no allocation, no lock.
+    func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
+                 channels: Int, frames: Int) {}
+
+    private var inputPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    private var outputPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    private var channelCount = 0
+
+    override init(component: AudioComponentEntry) {
+        super.init(component: component)
+    }
+
+    /// Defines the parameters; subclasses call it at the end of their init.
+    func defineEffectParameters() { defineGlobalParameters(effectParameters()) }
+
+    override func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        defineEffectParameters()
+    }
+
+    override func initializeUnit() -> OSStatus {
+        let status = super.initializeUnit()
+        guard status == noErr else { return status }
+        releasePointers()
+        releaseKernel()
+        channelCount = Int(outputs[0].format.mChannelsPerFrame)
+        guard makeKernel(sampleRate: outputs[0].format.mSampleRate, maximumFrames: Int(maxFramesPerSlice), channels: channelCount) else {
+            return kAudioUnitErr_FormatNotSupported
+        }
+        inputPointers = .allocate(capacity: channelCount)
+        outputPointers = .allocate(capacity: channelCount)
+        return noErr
+    }
+
+    override func cleanupUnit() {
+        releasePointers()
+        releaseKernel()
+    }
+
+    deinit { releasePointers() }
+
+    private func releasePointers() {
+        inputPointers?.deallocate(); inputPointers = nil
+        outputPointers?.deallocate(); outputPointers = nil
+    }
+
+    override func applyEffect(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
+                              frames: Int, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>) -> OSStatus {
+        guard let inputPointers, let outputPointers else { return kAudioUnitErr_Uninitialized }
+        let n = min(channelCount, input.count, output.count)
+        for c in 0..<n {
+            guard let src = input[c].mData?.assumingMemoryBound(to: Float.self),
+                  let dst = output[c].mData?.assumingMemoryBound(to: Float.self) else { return kAudio_ParamError }
+            inputPointers[c] = src
+            outputPointers[c] = dst
+        }
+        process(input: inputPointers, output: outputPointers, channels: n, frames: frames)
+        return noErr
+    }
+
+    /// The current value of global parameter `id`.
+    @inline(__always)
+    func value(_ id: AudioUnitParameterID) -> Float { parameterValue(id, kAudioUnitScope_Global, 0) }
+
+    /// Stores a read-only meter parameter's value (render thread: an atomic store).
+    @inline(__always)
+    func setMeter(_ id: AudioUnitParameterID, _ v: Float) {
+        if let (table, i) = parameterSlot(id, kAudioUnitScope_Global, 0) { table.setValue(at: i, v) }
+    }
+}
