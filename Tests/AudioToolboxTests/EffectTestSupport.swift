@@ -71,3 +71,28 @@ enum EffectTestSupport {
         (0..<frames).map { Float(amplitude * sin(2 * Double.pi * f * Double($0) / rate)) }
     }
 }
+
+extension EffectTestSupport {
+    /// RT60 of an impulse response from its energy decay curve between -5 and -25 dB (T20 × 3), after an optional
+    /// 2nd-order low-pass at `lowPass` Hz applied twice (so the low band's decay is measured).
+    static func rt60(_ ir: [Double], rate: Double, lowPass: Double? = nil) -> Double {
+        var x = ir
+        if let f = lowPass {
+            let w = 2 * Double.pi * f / rate, al = sin(w) / (2 * 0.7071), c = cos(w), a0 = 1 + al
+            let (b0, b1, b2, a1, a2) = ((1 - c) / 2 / a0, (1 - c) / a0, (1 - c) / 2 / a0, -2 * c / a0, (1 - al) / a0)
+            for _ in 0..<2 {
+                var (x1, x2, y1, y2) = (0.0, 0.0, 0.0, 0.0)
+                for i in x.indices {
+                    let y = b0 * x[i] + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+                    (x2, x1, y2, y1) = (x1, x[i], y1, y)
+                    x[i] = y
+                }
+            }
+        }
+        var edc = [Double](repeating: 0, count: x.count)
+        var acc = 0.0
+        for i in stride(from: x.count - 1, through: 0, by: -1) { acc += x[i] * x[i]; edc[i] = acc }
+        func time(_ dB: Double) -> Double { Double(edc.firstIndex { $0 < edc[0] * pow(10, dB / 10) } ?? x.count) / rate }
+        return 3 * (time(-25) - time(-5))
+    }
+}

@@ -1,0 +1,81 @@
+import AudioDSP
+
+/// AUReverb2 (`'aufx' 'rvb2' 'appl'`, what AVAudioUnitReverb runs): AudioDSP's FDNReverbKernel with Apple's
+/// parameters (dry/wet 0-100 % default 100, gain -20-20 dB, min/max delay 0.0001-1 s defaults 0.008/0.050, decay at
+/// 0 Hz and at Nyquist 0.001-20 s defaults 1.0/0.5, randomize reflections 1-1000). kAudioUnitProperty_ReverbRoomType
+/// sets the delay and decay parameters from one of Apple's room types (ReverbRoom's values).
+final class AUReverb2: AUKernelEffect, @unchecked Sendable {
+    static let description = AudioComponentDescription(
+        componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Reverb2,
+        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+
+    private var kernel: FDNReverbKernel?
+    private var roomType: UInt32 = 0
+
+    override init(component: AudioComponentEntry) {
+        super.init(component: component)
+        defineEffectParameters()
+    }
+
+    override func effectParameters() -> [EffectParameter] {
+        [EffectParameter(id: kReverb2Param_DryWetMix, name: "Dry Wet Mix", unit: .equalPowerCrossfade, min: 0, max: 100, defaultValue: 100),
+         EffectParameter(id: kReverb2Param_Gain, name: "Gain", unit: .decibels, min: -20, max: 20, defaultValue: 0),
+         EffectParameter(id: kReverb2Param_MinDelayTime, name: "Min Delay Time", unit: .seconds, min: 0.0001, max: 1, defaultValue: 0.008),
+         EffectParameter(id: kReverb2Param_MaxDelayTime, name: "Max Delay Time", unit: .seconds, min: 0.0001, max: 1, defaultValue: 0.050),
+         EffectParameter(id: kReverb2Param_DecayTimeAt0Hz, name: "Decay Time At 0 Hz", unit: .seconds, min: 0.001, max: 20, defaultValue: 1.0),
+         EffectParameter(id: kReverb2Param_DecayTimeAtNyquist, name: "Decay Time At Nyquist", unit: .seconds, min: 0.001, max: 20, defaultValue: 0.5),
+         EffectParameter(id: kReverb2Param_RandomizeReflections, name: "Randomize Reflections", unit: .generic, min: 1, max: 1000, defaultValue: 1)]
+    }
+
+    override var tailTime: Double? {
+        Double(max(value(kReverb2Param_DecayTimeAt0Hz), value(kReverb2Param_DecayTimeAtNyquist)) + value(kReverb2Param_MaxDelayTime))
+    }
+
+    override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
+        kernel = FDNReverbKernel(sampleRate: sampleRate, maximumFrames: maximumFrames)
+        push()
+        kernel?.settle()
+        return true
+    }
+
+    override func releaseKernel() { kernel = nil }
+
+    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
+
+    /// Hands the parameters to the kernel (which only recomputes what changed).
+    private func push() {
+        guard let kernel else { return }
+        kernel.setDryWetMix(Double(value(kReverb2Param_DryWetMix)))
+        kernel.setGain(Double(value(kReverb2Param_Gain)))
+        kernel.setDelays(min: Double(value(kReverb2Param_MinDelayTime)), max: Double(value(kReverb2Param_MaxDelayTime)),
+                         seed: Int(value(kReverb2Param_RandomizeReflections)))
+        kernel.setDecay(at0Hz: Double(value(kReverb2Param_DecayTimeAt0Hz)), atNyquist: Double(value(kReverb2Param_DecayTimeAtNyquist)))
+    }
+
+    override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
+                          channels: Int, frames: Int) {
+        push()
+        kernel?.process(input: input, output: output, channels: channels, frames: frames)
+    }
+
+    override class var propertyRows: [AUProperty] {
+        super.propertyRows + [
+            .value(kAudioUnitProperty_ReverbRoomType, UInt32.self, of: AUReverb2.self, place: AUProperty.global, writable: .always,
+                   get: { unit, _, _ in unit.roomType },
+                   set: { unit, _, _, type in
+                       guard Int(type) < ReverbRoom.all.count else { return kAudioUnitErr_InvalidPropertyValue }
+                       let room = ReverbRoom.all[Int(type)]
+                       unit.roomType = type
+                       unit.store(kReverb2Param_DecayTimeAt0Hz, room.decayLow)
+                       unit.store(kReverb2Param_DecayTimeAtNyquist, room.decayHigh)
+                       unit.store(kReverb2Param_MinDelayTime, room.minDelay)
+                       unit.store(kReverb2Param_MaxDelayTime, room.maxDelay)
+                       return noErr
+                   }),
+        ]
+    }
+
+    func store(_ id: AudioUnitParameterID, _ v: Double) {
+        if let (table, i) = parameterSlot(id, kAudioUnitScope_Global, 0) { table.setValue(at: i, Float(v)) }
+    }
+}
