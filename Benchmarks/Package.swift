@@ -44,6 +44,12 @@ let package = Package(
         .executableTarget(
             name: "CodecBench",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), "CSndfile"]),
+        // Effects and generators: each effect in x real time, the biquad kernel against a plain C loop, the file
+        // player against ExtAudioFile reading the same file.
+        .target(name: "CBiquad", cSettings: [.unsafeFlags(["-O3"])]),
+        .executableTarget(
+            name: "EffectsBench",
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), .product(name: "AudioDSP", package: "OpenCoreAudio"), "CBiquad"]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),

@@ -47,6 +47,41 @@ import Testing
         }
     }
 
+    /// afplay's effect options (ours): --eq with 0 dB bands renders the file unchanged, a 1 kHz boost raises the
+    /// 440 Hz tone by the peak's gain there; --reverb adds a room (the wet signal changes the samples, the level
+    /// stays within a few dB); a bad room is refused.
+    @Test func afplayEffects() throws {
+        let input = Fixture.tempURL("wav"), flat = Fixture.tempURL("wav"), boosted = Fixture.tempURL("wav"), hall = Fixture.tempURL("wav")
+        defer { for u in [input, flat, boosted, hall] { try? FileManager.default.removeItem(at: u) } }
+        try Fixture.writeWAV(input)
+        var r = try Tools.run("afplay", ["--eq", "0,0,0", "-o", flat.path, input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let source = try Fixture.readFloat(input).samples
+        #expect(try Fixture.readFloat(flat).samples == source)
+        r = try Tools.run("afplay", ["--eq", "0,12,0", "-o", boosted.path, input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let left = { (x: [Float]) in stride(from: 0, to: x.count, by: 2).map { x[$0] }[22050..<44100] }
+        let gain = 20 * log10(ToneAnalysis.fit(left(try Fixture.readFloat(boosted).samples), frequency: 440, rate: 44100).amplitude
+                              / ToneAnalysis.fit(left(source), frequency: 440, rate: 44100).amplitude)
+        // A one-octave 12 dB peak at 1 kHz, 1.18 octaves above 440 Hz: about +1.6 dB there (cookbook design).
+        let w = 2 * Double.pi * 1000 / 44100, s = sin(w), alpha = s * sinh(log(2) / 2 * w / s), a = pow(10, 12.0 / 40)
+        func response(_ f: Double) -> Double {
+            let v = 2 * Double.pi * f / 44100, c = cos(w)
+            func mag(_ b: (Double, Double, Double)) -> Double {
+                let re = b.0 + b.1 * cos(v) + b.2 * cos(2 * v), im = -(b.1 * sin(v) + b.2 * sin(2 * v))
+                return (re * re + im * im).squareRoot()
+            }
+            return 20 * log10(mag((1 + alpha * a, -2 * c, 1 - alpha * a)) / mag((1 + alpha / a, -2 * c, 1 - alpha / a)))
+        }
+        #expect(abs(gain - response(440)) < 0.1, "gain \(gain) dB, designed \(response(440)) dB")
+        r = try Tools.run("afplay", ["--reverb", "largehall", "-o", hall.path, input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let wet = try Fixture.readFloat(hall).samples
+        #expect(wet.count == source.count && wet != source)
+        r = try Tools.run("afplay", ["--reverb", "bathroom", "-o", hall.path, input.path])
+        #expect(r.status == 1 && r.stderr.contains("unknown room"))
+    }
+
     /// afplay on the default output: the sink hears the file's tones at the file's level.
     @Test func afplayPlaysOnTheDevice() throws {
         let input = Fixture.tempURL("wav")

@@ -1,6 +1,7 @@
 // Codec throughput: a 60-second stereo 16-bit signal (two tones and noise) decoded and encoded through
 // ExtAudioFile (interleaved Int32 client) against libsndfile doing the same work on the same files in the
-// same run (libsndfile decodes FLAC with libFLAC and MP3 with libmpg123, and encodes FLAC with libFLAC).
+// same run (libsndfile decodes FLAC with libFLAC and MP3 with libmpg123, encodes FLAC with libFLAC, and
+// has its own ALAC codec, from Apple's reference).
 // Prints x real time for each and the ratio to libsndfile; median of 5 runs.
 import AudioToolbox
 import CSndfile
@@ -14,7 +15,10 @@ nonisolated(unsafe) let flac = dir.appendingPathComponent("oca-codec-bench.flac"
 nonisolated(unsafe) let mp3 = dir.appendingPathComponent("oca-codec-bench.mp3")
 nonisolated(unsafe) let ourFlac = dir.appendingPathComponent("oca-codec-bench-ours.flac")
 nonisolated(unsafe) let theirFlac = dir.appendingPathComponent("oca-codec-bench-sndfile.flac")
-defer { for u in [wav, flac, mp3, ourFlac, theirFlac] { try? FileManager.default.removeItem(at: u) } }
+nonisolated(unsafe) let alac = dir.appendingPathComponent("oca-codec-bench-alac.caf")
+nonisolated(unsafe) let ourAlac = dir.appendingPathComponent("oca-codec-bench-ours-alac.caf")
+nonisolated(unsafe) let theirAlac = dir.appendingPathComponent("oca-codec-bench-sndfile-alac.caf")
+defer { for u in [wav, flac, mp3, ourFlac, theirFlac, alac, ourAlac, theirAlac] { try? FileManager.default.removeItem(at: u) } }
 
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 func timed(_ body: () -> Void) -> Double {
@@ -52,6 +56,7 @@ do {
     sf_close(f)
     run("/usr/bin/flac", ["-s", "-f", "-5", "-o", flac.path, wav.path])
     run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", wav.path, "-c:a", "libmp3lame", "-b:a", "192k", mp3.path])
+    run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", wav.path, "-c:a", "alac", alac.path])
 }
 
 nonisolated(unsafe) var client = AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM,
@@ -92,14 +97,14 @@ func decodeSndfile(_ url: URL) -> Int {
     return total
 }
 
-func encodeOurs() {
+func encodeOurs(_ id: AudioFormatID = kAudioFormatFLAC, to url: URL = ourFlac, type: AudioFileTypeID = kAudioFileFLACType) {
     var format = AudioStreamBasicDescription()
     format.mSampleRate = rate
-    format.mFormatID = kAudioFormatFLAC
+    format.mFormatID = id
     format.mChannelsPerFrame = 2
     format.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
     var x: ExtAudioFileRef?
-    ExtAudioFileCreateWithURL(ourFlac as CFURL, kAudioFileFLACType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x)
+    ExtAudioFileCreateWithURL(url as CFURL, type, &format, nil, AudioFileFlags.eraseFile.rawValue, &x)
     ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client)
     var copy = source
     copy.withUnsafeMutableBytes { raw in
@@ -114,10 +119,9 @@ func encodeOurs() {
     ExtAudioFileDispose(x!)
 }
 
-func encodeSndfile() {
-    var info = SF_INFO(frames: 0, samplerate: Int32(rate), channels: Int32(channels), format: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16),
-                       sections: 0, seekable: 0)
-    let f = sf_open(theirFlac.path, Int32(SFM_WRITE), &info)
+func encodeSndfile(_ format: Int32 = Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16), to url: URL = theirFlac) {
+    var info = SF_INFO(frames: 0, samplerate: Int32(rate), channels: Int32(channels), format: format, sections: 0, seekable: 0)
+    let f = sf_open(url.path, Int32(SFM_WRITE), &info)
     var level = 0.5  // libFLAC level 5, as ours
     sf_command(f, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
     var done = 0
@@ -144,3 +148,6 @@ let ourSize = (try? FileManager.default.attributesOfItem(atPath: ourFlac.path)[.
 let theirSize = (try? FileManager.default.attributesOfItem(atPath: theirFlac.path)[.size] as? Int) ?? 0
 print("FLAC size: ours \(ourSize) bytes, libsndfile (libFLAC) \(theirSize) bytes")
 report("MP3 decode (192 kbps)", ours: { _ = decodeOurs(mp3) }, theirs: { _ = decodeSndfile(mp3) })
+report("ALAC decode (ffmpeg's CAF)", ours: { _ = decodeOurs(alac) }, theirs: { _ = decodeSndfile(alac) })
+report("ALAC encode (CAF)", ours: { encodeOurs(kAudioFormatAppleLossless, to: ourAlac, type: kAudioFileCAFType) },
+       theirs: { encodeSndfile(Int32(SF_FORMAT_CAF | SF_FORMAT_ALAC_16), to: theirAlac) })

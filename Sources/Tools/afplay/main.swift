@@ -33,6 +33,13 @@ let usage = """
         debug print output
       {-o | --output} FILE
         render into FILE (type from its extension) instead of playing; needs no sound device
+      --eq BASS,MID,TREBLE
+        (ours) equalize with AUNBandEQ: low shelf at 100 Hz, peak at 1 kHz, high shelf at 8 kHz, gains in dB
+      --reverb ROOM
+        (ours) add AUReverb2 with one of Apple's room types: smallroom mediumroom largeroom mediumhall largehall
+        plate mediumchamber largechamber cathedral largeroom2 mediumhall2 mediumhall3 largehall2; mix 40% wet
+      --limit
+        (ours) end the chain with AUPeakLimiter, so no sample passes full scale
     """
 
 var path: String?
@@ -42,6 +49,11 @@ var rate: Float?
 var quality: UInt32 = 0
 var debug = false
 var outputPath: String?
+var eqGains: [Float]?
+var reverbRoom: UInt32?
+var limit = false
+let rooms = ["smallroom", "mediumroom", "largeroom", "mediumhall", "largehall", "plate", "mediumchamber", "largechamber",
+             "cathedral", "largeroom2", "mediumhall2", "mediumhall3", "largehall2"]
 
 do {
     var args = CommandLine.arguments.dropFirst()[...]
@@ -63,6 +75,18 @@ do {
         case "-q", "--rq": quality = UInt32(number(arg, 0...1))
         case "-d", "--debug": debug = true
         case "-o", "--output": outputPath = value(arg)
+        case "--eq":
+            let text = value(arg)
+            let gains = text.split(separator: ",").compactMap { Float($0) }
+            guard gains.count == 3, gains.allSatisfy({ (-96...24).contains($0) }) else {
+                fail("invalid value \"\(text)\" for --eq: expected BASS,MID,TREBLE in dB (-96...24)")
+            }
+            eqGains = gains
+        case "--reverb":
+            let name = value(arg).lowercased()
+            guard let index = rooms.firstIndex(of: name) else { fail("unknown room \"\(name)\" for --reverb: one of \(rooms.joined(separator: " "))") }
+            reverbRoom = UInt32(index)
+        case "--limit": limit = true
         default:
             if arg.hasPrefix("-") && arg != "-" { fail("unknown option \(arg) (afplay -h for help)") }
             if path != nil { fail("give one audio file (got \"\(arg)\" too)") }
@@ -179,16 +203,25 @@ var outputDescription = AudioComponentDescription(componentType: kAudioUnitType_
                                                   componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 var outputNode = AUNode()
 check(AUGraphAddNode(graph, &outputDescription, &outputNode), "can't add the output unit")
-var headNode = outputNode
-if rate != nil {
-    var timePitch = AudioComponentDescription(componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_NewTimePitch,
-                                              componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-    guard AudioComponentFindNext(nil, &timePitch) != nil else { fail("-r needs the time-pitch unit (NewTimePitch), which this build lacks") }
+/// The units between the render callback and the output, in signal order: [time-pitch] [EQ] [reverb] [limiter].
+var chain: [(node: AUNode, subtype: OSType)] = []
+@MainActor func addNode(_ type: OSType, _ subtype: OSType, _ what: String) {
+    var d = AudioComponentDescription(componentType: type, componentSubType: subtype, componentManufacturer: kAudioUnitManufacturer_Apple,
+                                      componentFlags: 0, componentFlagsMask: 0)
+    guard AudioComponentFindNext(nil, &d) != nil else { fail("\(what), which this build lacks") }
     var node = AUNode()
-    check(AUGraphAddNode(graph, &timePitch, &node), "can't add the time-pitch unit")
-    check(AUGraphConnectNodeInput(graph, node, 0, outputNode, 0), "can't connect the time-pitch unit")
-    headNode = node
+    check(AUGraphAddNode(graph, &d, &node), "can't add \(what)")
+    chain.append((node, subtype))
 }
+if rate != nil { addNode(kAudioUnitType_FormatConverter, kAudioUnitSubType_NewTimePitch, "-r needs the time-pitch unit (NewTimePitch)") }
+if eqGains != nil { addNode(kAudioUnitType_Effect, kAudioUnitSubType_NBandEQ, "--eq needs AUNBandEQ") }
+if reverbRoom != nil { addNode(kAudioUnitType_Effect, kAudioUnitSubType_Reverb2, "--reverb needs AUReverb2") }
+if limit { addNode(kAudioUnitType_Effect, kAudioUnitSubType_PeakLimiter, "--limit needs AUPeakLimiter") }
+for (i, link) in chain.enumerated() {
+    let next = i + 1 < chain.count ? chain[i + 1].node : outputNode
+    check(AUGraphConnectNodeInput(graph, link.node, 0, next, 0), "can't connect the chain")
+}
+let headNode = chain.first?.node ?? outputNode
 check(AUGraphOpen(graph), "can't open the graph")
 var headUnit: AudioUnit?
 check(AUGraphNodeInfo(graph, headNode, nil, &headUnit), "can't reach the first unit")
@@ -197,10 +230,21 @@ check(AUGraphNodeInfo(graph, outputNode, nil, &outputUnit), "can't reach the out
 let formatSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
 check(AudioUnitSetProperty(headUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &clientFormat, formatSize),
       "the output can't take \(describe(clientFormat).trimmingCharacters(in: .whitespaces))")
-if headNode != outputNode {
-    check(AudioUnitSetProperty(headUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &clientFormat, formatSize), "time-pitch format")
+var unitsBySubtype: [OSType: AudioUnit] = [:]
+for link in chain {
+    var unit: AudioUnit?
+    check(AUGraphNodeInfo(graph, link.node, nil, &unit), "can't reach a unit of the chain")
+    unitsBySubtype[link.subtype] = unit!
+    check(AudioUnitSetProperty(unit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &clientFormat, formatSize), "chain format")
+    check(AudioUnitSetProperty(unit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &clientFormat, formatSize), "chain format")
+}
+if let timePitch = unitsBySubtype[kAudioUnitSubType_NewTimePitch] {
     var q: UInt32 = quality == 1 ? UInt32(kRenderQuality_Max) : UInt32(kRenderQuality_Medium)
-    _ = AudioUnitSetProperty(headUnit!, kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &q, 4)
+    _ = AudioUnitSetProperty(timePitch, kAudioUnitProperty_RenderQuality, kAudioUnitScope_Global, 0, &q, 4)
+}
+if let eq = unitsBySubtype[kAudioUnitSubType_NBandEQ] {
+    var bands: UInt32 = 3
+    check(AudioUnitSetProperty(eq, kAUNBandEQProperty_NumberOfBands, kAudioUnitScope_Global, 0, &bands, 4), "EQ bands")
 }
 if outputPath != nil {
     check(AudioUnitSetProperty(outputUnit!, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &clientFormat, formatSize), "output format")
@@ -209,8 +253,24 @@ if outputPath != nil {
 var callback = AURenderCallbackStruct(inputProc: Player.render, inputProcRefCon: Unmanaged.passUnretained(player).toOpaque())
 check(AUGraphSetNodeInputCallback(graph, headNode, 0, &callback), "can't set the render callback")
 check(AUGraphInitialize(graph), "can't initialize the graph")
-if let rate, headNode != outputNode {
-    check(AudioUnitSetParameter(headUnit!, kNewTimePitchParam_Rate, kAudioUnitScope_Global, 0, rate, 0), "can't set the rate")
+if let rate, let timePitch = unitsBySubtype[kAudioUnitSubType_NewTimePitch] {
+    check(AudioUnitSetParameter(timePitch, kNewTimePitchParam_Rate, kAudioUnitScope_Global, 0, rate, 0), "can't set the rate")
+}
+if let eqGains, let eq = unitsBySubtype[kAudioUnitSubType_NBandEQ] {
+    let types = [kAUNBandEQFilterType_LowShelf, kAUNBandEQFilterType_Parametric, kAUNBandEQFilterType_HighShelf]
+    let frequencies: [Float] = [100, 1000, 8000]
+    for b in 0..<3 {
+        let n = UInt32(b)
+        check(AudioUnitSetParameter(eq, kAUNBandEQParam_BypassBand + n, kAudioUnitScope_Global, 0, 0, 0), "EQ")
+        check(AudioUnitSetParameter(eq, kAUNBandEQParam_FilterType + n, kAudioUnitScope_Global, 0, Float(types[b]), 0), "EQ")
+        check(AudioUnitSetParameter(eq, kAUNBandEQParam_Frequency + n, kAudioUnitScope_Global, 0, frequencies[b], 0), "EQ")
+        check(AudioUnitSetParameter(eq, kAUNBandEQParam_Gain + n, kAudioUnitScope_Global, 0, eqGains[b], 0), "EQ")
+        check(AudioUnitSetParameter(eq, kAUNBandEQParam_Bandwidth + n, kAudioUnitScope_Global, 0, 1, 0), "EQ")
+    }
+}
+if var reverbRoom, let reverb = unitsBySubtype[kAudioUnitSubType_Reverb2] {
+    check(AudioUnitSetProperty(reverb, kAudioUnitProperty_ReverbRoomType, kAudioUnitScope_Global, 0, &reverbRoom, 4), "room type")
+    check(AudioUnitSetParameter(reverb, kReverb2Param_DryWetMix, kAudioUnitScope_Global, 0, 40, 0), "reverb mix")
 }
 
 let playbackRate = Double(rate ?? 1)

@@ -1,0 +1,6 @@
+// The peer for the biquad kernel: a plain C transposed-direct-form-II section in double, the loop any C DSP
+// library writes (coefficients b0 b1 b2 a1 a2, state z1 z2).
+#ifndef CBIQUAD_H
+#define CBIQUAD_H
+void c_biquad(const float *in, float *out, int n, const double *k, double *z);
+#endif
