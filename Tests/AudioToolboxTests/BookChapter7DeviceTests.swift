@@ -1,0 +1,99 @@
+import AudioToolbox
+import DeviceTestSupport
+import Foundation
+import Testing
+
+/// The book's chapter 7 programs, written in Swift as the book writes them in C, on the private PulseAudio server:
+/// what the default output plays is heard on the "out" sink's monitor.
+@Suite(.serialized, .audioServer) struct BookChapter7DeviceTests {
+    final class MyAUGraphPlayer {
+        var inputFormat = AudioStreamBasicDescription()
+        var inputFile: AudioFileID?
+        var graph: AUGraph?
+        var fileAU: AudioUnit?
+    }
+
+    /// Listings 7.7-7.11: a graph of a file player feeding the default output.
+    func createMyAUGraph(_ player: MyAUGraphPlayer) {
+        #expect(NewAUGraph(&player.graph) == noErr)
+        var outputcd = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_DefaultOutput,
+                                                 componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var outputNode = AUNode()
+        #expect(AUGraphAddNode(player.graph!, &outputcd, &outputNode) == noErr)
+        var fileplayercd = AudioComponentDescription(componentType: kAudioUnitType_Generator, componentSubType: kAudioUnitSubType_AudioFilePlayer,
+                                                     componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var fileNode = AUNode()
+        #expect(AUGraphAddNode(player.graph!, &fileplayercd, &fileNode) == noErr)
+        #expect(AUGraphOpen(player.graph!) == noErr)
+        #expect(AUGraphNodeInfo(player.graph!, fileNode, nil, &player.fileAU) == noErr)
+        #expect(AUGraphConnectNodeInput(player.graph!, fileNode, 0, outputNode, 0) == noErr)
+        #expect(AUGraphInitialize(player.graph!) == noErr)
+    }
+
+    /// Listings 7.12-7.17: file IDs, one region (the book's loop count of 1), prime, start on the next render;
+    /// returns the file's duration.
+    func prepareFileAU(_ player: MyAUGraphPlayer) -> Float64 {
+        #expect(AudioUnitSetProperty(player.fileAU!, kAudioUnitProperty_ScheduledFileIDs, kAudioUnitScope_Global, 0, &player.inputFile,
+                                     UInt32(MemoryLayout<AudioFileID>.size)) == noErr)
+        var nPackets: UInt64 = 0
+        var propsize = UInt32(MemoryLayout<UInt64>.size)
+        #expect(AudioFileGetProperty(player.inputFile!, kAudioFilePropertyAudioDataPacketCount, &propsize, &nPackets) == noErr)
+        var timeStamp = AudioTimeStamp()
+        timeStamp.mFlags = .sampleTimeValid
+        timeStamp.mSampleTime = 0
+        var rgn = ScheduledAudioFileRegion(mTimeStamp: timeStamp, mCompletionProc: nil, mCompletionProcUserData: nil,
+                                           mAudioFile: player.inputFile!, mLoopCount: 1, mStartFrame: 0,
+                                           mFramesToPlay: UInt32(nPackets) * player.inputFormat.mFramesPerPacket)
+        #expect(AudioUnitSetProperty(player.fileAU!, kAudioUnitProperty_ScheduledFileRegion, kAudioUnitScope_Global, 0, &rgn,
+                                     UInt32(MemoryLayout<ScheduledAudioFileRegion>.size)) == noErr)
+        var defaultVal: UInt32 = 0
+        #expect(AudioUnitSetProperty(player.fileAU!, kAudioUnitProperty_ScheduledFilePrime, kAudioUnitScope_Global, 0, &defaultVal,
+                                     UInt32(MemoryLayout<UInt32>.size)) == noErr)
+        var startTime = AudioTimeStamp()
+        startTime.mFlags = .sampleTimeValid
+        startTime.mSampleTime = -1
+        #expect(AudioUnitSetProperty(player.fileAU!, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0, &startTime,
+                                     UInt32(MemoryLayout<AudioTimeStamp>.size)) == noErr)
+        return Double(nPackets) * Double(player.inputFormat.mFramesPerPacket) / player.inputFormat.mSampleRate
+    }
+
+    /// The file player program: the sink hears the file's 1 kHz tone at its level, without a dropout, for the
+    /// file's duration (the book sleeps for one pass; its loop count of 1 would play a second).
+    @Test func filePlayerPlaysTheFile() throws {
+        let url = try AudioQueueDeviceTests.makeToneFile(seconds: 1.5)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let player = MyAUGraphPlayer()
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, 0, &player.inputFile) == noErr)
+        var propSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        #expect(AudioFileGetProperty(player.inputFile!, kAudioFilePropertyDataFormat, &propSize, &player.inputFormat) == noErr)
+        createMyAUGraph(player)
+        let fileDuration = prepareFileAU(player)
+        #expect(fileDuration == 1.5)
+
+        let capture = try PulseTestServer.Capture()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(AUGraphStart(player.graph!) == noErr)
+        // The book sleeps for the file's duration; the private server's device takes up to a second to start
+        // calling back, so this waits that much longer (the region's second pass keeps the tone going).
+        usleep(UInt32((fileDuration + 1.0) * 1000.0 * 1000.0))
+        var playTime = AudioTimeStamp()
+        var size = UInt32(MemoryLayout<AudioTimeStamp>.size)
+        #expect(AudioUnitGetProperty(player.fileAU!, kAudioUnitProperty_CurrentPlayTime, kAudioUnitScope_Global, 0, &playTime, &size) == noErr)
+        #expect(AUGraphStop(player.graph!) == noErr)
+        #expect(AUGraphUninitialize(player.graph!) == noErr)
+        #expect(AUGraphClose(player.graph!) == noErr)
+        #expect(AudioFileClose(player.inputFile!) == noErr)
+        DisposeAUGraph(player.graph!)
+        let heard = capture.finish()[0]
+
+        // The player's clock ran for at most the time slept.
+        #expect(playTime.mSampleTime > 0.5 * fileDuration * 44100 && playTime.mSampleTime < (fileDuration + 1.1) * 44100,
+                "CurrentPlayTime \(playTime.mSampleTime)")
+        let start = try #require(ToneAnalysis.onset(heard, threshold: 0.02), "nothing heard")
+        let body = heard[(start + 2205)...].prefix(44100)
+        #expect(body.count == 44100, "heard \(body.count) frames")
+        let amplitude = ToneAnalysis.fit(body, frequency: 1000, rate: 44100).amplitude
+        #expect(abs(amplitude - 0.5) < 0.01, "amplitude \(amplitude)")
+        #expect(ToneAnalysis.longestGap(body) < 8)
+    }
+}
