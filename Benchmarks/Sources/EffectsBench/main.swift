@@ -61,7 +61,7 @@ let list = AudioBufferList.allocate(maximumBuffers: 2)
 let memory = UnsafeMutablePointer<Float>.allocate(capacity: 2 * frames)
 
 /// Renders `slices` slices from `unit`, returning seconds.
-func renderSlices(_ unit: AudioUnit, _ slices: Int) -> Double {
+@MainActor func renderSlices(_ unit: AudioUnit, _ slices: Int) -> Double {
     var ts = AudioTimeStamp()
     ts.mFlags = .sampleTimeValid
     return time {
@@ -77,28 +77,43 @@ func renderSlices(_ unit: AudioUnit, _ slices: Int) -> Double {
 }
 
 print("Effects, stereo 48 kHz noise, 512-frame slices (10 s of audio per run, median of 5):")
-let effects: [(String, OSType, [(AudioUnitParameterID, Float)], UInt32?)] = [
-    ("AULowpass", kAudioUnitSubType_LowPassFilter, [(kLowPassParam_CutoffFrequency, 2000)], nil),
-    ("AUHipass", kAudioUnitSubType_HighPassFilter, [(kHipassParam_CutoffFrequency, 200)], nil),
-    ("AUBandpass", kAudioUnitSubType_BandPassFilter, [], nil),
-    ("AUHighShelfFilter", kAudioUnitSubType_HighShelfFilter, [(kHighShelfParam_Gain, 6)], nil),
-    ("AULowShelfFilter", kAudioUnitSubType_LowShelfFilter, [(kAULowShelfParam_Gain, 6)], nil),
-    ("AUParametricEQ", kAudioUnitSubType_ParametricEQ, [(kParametricEQParam_Gain, 6)], nil),
-    ("AUNBandEQ (8 bands)", kAudioUnitSubType_NBandEQ, (0..<8).flatMap { [(kAUNBandEQParam_BypassBand + UInt32($0), 0), (kAUNBandEQParam_Gain + UInt32($0), 3)] }, 8),
-    ("AUGraphicEQ (31 bands)", kAudioUnitSubType_GraphicEQ, [(kGraphicEQParam_NumberOfBands, 31)] + (0..<31).map { (AudioUnitParameterID($0), 2) }, nil),
-    ("AUReverb2", kAudioUnitSubType_Reverb2, [], nil),
-    ("AUMatrixReverb", kAudioUnitSubType_MatrixReverb, [], nil),
-    ("AUDelay", kAudioUnitSubType_Delay, [], nil),
-    ("AUPeakLimiter", kAudioUnitSubType_PeakLimiter, [], nil),
-    ("AUDynamicsProcessor", kAudioUnitSubType_DynamicsProcessor, [], nil),
-    ("AUMultibandCompressor", kAudioUnitSubType_MultiBandCompressor, [], nil),
-    ("AUDistortion", kAudioUnitSubType_Distortion, [], nil),
+struct EffectCase {
+    var name: String
+    var subtype: OSType
+    var parameters: [(AudioUnitParameterID, Float)] = []
+    var bands: UInt32? = nil
+}
+var nBandParameters: [(AudioUnitParameterID, Float)] = []
+for b in 0..<8 {
+    nBandParameters.append((kAUNBandEQParam_BypassBand + UInt32(b), 0))
+    nBandParameters.append((kAUNBandEQParam_Gain + UInt32(b), 3))
+}
+var graphicParameters: [(AudioUnitParameterID, Float)] = [(kGraphicEQParam_NumberOfBands, 31)]
+for b in 0..<31 { graphicParameters.append((AudioUnitParameterID(b), 2)) }
+let effects: [EffectCase] = [
+    EffectCase(name: "AULowpass", subtype: kAudioUnitSubType_LowPassFilter, parameters: [(kLowPassParam_CutoffFrequency, 2000)]),
+    EffectCase(name: "AUHipass", subtype: kAudioUnitSubType_HighPassFilter, parameters: [(kHipassParam_CutoffFrequency, 200)]),
+    EffectCase(name: "AUBandpass", subtype: kAudioUnitSubType_BandPassFilter),
+    EffectCase(name: "AUHighShelfFilter", subtype: kAudioUnitSubType_HighShelfFilter, parameters: [(kHighShelfParam_Gain, 6)]),
+    EffectCase(name: "AULowShelfFilter", subtype: kAudioUnitSubType_LowShelfFilter, parameters: [(kAULowShelfParam_Gain, 6)]),
+    EffectCase(name: "AUParametricEQ", subtype: kAudioUnitSubType_ParametricEQ, parameters: [(kParametricEQParam_Gain, 6)]),
+    EffectCase(name: "AUNBandEQ (8 bands)", subtype: kAudioUnitSubType_NBandEQ, parameters: nBandParameters, bands: 8),
+    EffectCase(name: "AUGraphicEQ (31 bands)", subtype: kAudioUnitSubType_GraphicEQ, parameters: graphicParameters),
+    EffectCase(name: "AUReverb2", subtype: kAudioUnitSubType_Reverb2),
+    EffectCase(name: "AUMatrixReverb", subtype: kAudioUnitSubType_MatrixReverb),
+    EffectCase(name: "AUDelay", subtype: kAudioUnitSubType_Delay),
+    EffectCase(name: "AUPeakLimiter", subtype: kAudioUnitSubType_PeakLimiter),
+    EffectCase(name: "AUDynamicsProcessor", subtype: kAudioUnitSubType_DynamicsProcessor),
+    EffectCase(name: "AUMultibandCompressor", subtype: kAudioUnitSubType_MultiBandCompressor),
+    EffectCase(name: "AUDistortion", subtype: kAudioUnitSubType_Distortion),
 ]
 let slices = Int(10 * rate) / frames
-for (name, subtype, parameters, bands) in effects {
+for effect in effects {
+    let (name, subtype, parameters, bands) = (effect.name, effect.subtype, effect.parameters, effect.bands)
     var d = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: subtype,
                                       componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-    guard AudioComponentFindNext(nil, &d) != nil else { print(String(format: "  %-24@ not built yet", name as NSString)); continue }
+    let label = name.padding(toLength: 24, withPad: " ", startingAt: 0)
+    guard AudioComponentFindNext(nil, &d) != nil else { print("  \(label) not built yet"); continue }
     let unit = newUnit(kAudioUnitType_Effect, subtype)
     var f = format
     check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &f, formatSize), "format")
@@ -110,7 +125,7 @@ for (name, subtype, parameters, bands) in effects {
     check(AudioUnitInitialize(unit), "initialize \(name)")
     for (id, v) in parameters { check(AudioUnitSetParameter(unit, id, kAudioUnitScope_Global, 0, v, 0), "parameter") }
     let seconds = renderSlices(unit, slices)
-    print(String(format: "  %-24@ %8.0fx real time", name as NSString, 10 / seconds))
+    print("  \(label)" + String(format: " %8.0fx real time", 10 / seconds))
     AudioComponentInstanceDispose(unit)
 }
 
