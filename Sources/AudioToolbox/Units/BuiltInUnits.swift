@@ -27,6 +27,8 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUSplitter(component: $0, multi: true) }),
             AudioComponentEntry(description: AUMultiChannelMixer.description, name: "Apple: AUMultiChannelMixer",
                                 version: 0x0001_0000, maker: .builtIn { AUMultiChannelMixer(component: $0) }),
+            AudioComponentEntry(description: AUMatrixMixer.description, name: "Apple: AUMatrixMixer",
+                                version: 0x0001_0000, maker: .builtIn { AUMatrixMixer(component: $0) }),
             AudioComponentEntry(description: AUMultiChannelMixer.stereoMixerDescription, name: "Apple: AUStereoMixer",
                                 version: 0x0001_0000, maker: .builtIn { AUMultiChannelMixer(component: $0, stereoMixer: true) }),
             AudioComponentEntry(description: AUMerger.description, name: "Apple: AUMerger",
