@@ -71,6 +71,8 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUReverb2(component: $0) }),
             AudioComponentEntry(description: AUMatrixReverb.description, name: "Apple: AUMatrixReverb",
                                 version: 0x0001_0000, maker: .builtIn { AUMatrixReverb(component: $0) }),
+            AudioComponentEntry(description: AUDelay.description, name: "Apple: AUDelay",
+                                version: 0x0001_0000, maker: .builtIn { AUDelay(component: $0) }),
             AudioComponentEntry(description: AUScheduledSoundPlayer.description, name: "Apple: AUScheduledSoundPlayer",
                                 version: 0x0001_0000, maker: .builtIn { AUScheduledSoundPlayer(component: $0) }),
             AudioComponentEntry(description: AUAudioFilePlayer.filePlayerDescription, name: "Apple: AUAudioFilePlayer",
