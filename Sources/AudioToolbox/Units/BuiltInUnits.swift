@@ -77,6 +77,8 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUPeakLimiter(component: $0) }),
             AudioComponentEntry(description: AUDynamicsProcessor.description, name: "Apple: AUDynamicsProcessor",
                                 version: 0x0001_0000, maker: .builtIn { AUDynamicsProcessor(component: $0) }),
+            AudioComponentEntry(description: AUMultibandCompressor.description, name: "Apple: AUMultibandCompressor",
+                                version: 0x0001_0000, maker: .builtIn { AUMultibandCompressor(component: $0) }),
             AudioComponentEntry(description: AUScheduledSoundPlayer.description, name: "Apple: AUScheduledSoundPlayer",
                                 version: 0x0001_0000, maker: .builtIn { AUScheduledSoundPlayer(component: $0) }),
             AudioComponentEntry(description: AUAudioFilePlayer.filePlayerDescription, name: "Apple: AUAudioFilePlayer",

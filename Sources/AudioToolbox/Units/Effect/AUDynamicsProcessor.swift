@@ -4,7 +4,8 @@ import AudioDSP
 /// threshold -40-20 dB (-20), headroom 0.1-40 dB (5; the output never exceeds threshold + headroom), expansion ratio
 /// 1-50 (2), expansion threshold -120-0 dB (our range and default, -100), attack 0.0001-0.2 s (0.001), release
 /// 0.01-3 s (0.05), overall gain -40-40 dB (0). Read-only meters after each render: CompressionAmount (the gain
-/// applied, dB), InputAmplitude and OutputAmplitude (dB).
+/// reduction, positive dB, as Apple's multiband unit reports it), InputAmplitude and OutputAmplitude (dB). The
+/// level is an RMS detector calibrated so a sine's reading is its peak in dBFS.
 final class AUDynamicsProcessor: AUKernelEffect, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_DynamicsProcessor,
@@ -26,7 +27,7 @@ final class AUDynamicsProcessor: AUKernelEffect, @unchecked Sendable {
          EffectParameter(id: kDynamicsProcessorParam_AttackTime, name: "attack time", unit: .seconds, min: 0.0001, max: 0.2, defaultValue: 0.001),
          EffectParameter(id: kDynamicsProcessorParam_ReleaseTime, name: "release time", unit: .seconds, min: 0.01, max: 3, defaultValue: 0.05),
          EffectParameter(id: kDynamicsProcessorParam_OverallGain, name: "master gain", unit: .decibels, min: -40, max: 40, defaultValue: 0),
-         EffectParameter(id: kDynamicsProcessorParam_CompressionAmount, name: "compression amount", unit: .decibels, min: -120, max: 0,
+         EffectParameter(id: kDynamicsProcessorParam_CompressionAmount, name: "compression amount", unit: .decibels, min: 0, max: 120,
                          defaultValue: 0, flags: [.flag_MeterReadOnly]),
          EffectParameter(id: kDynamicsProcessorParam_InputAmplitude, name: "input amplitude", unit: .decibels, min: -120, max: 20,
                          defaultValue: -120, flags: [.flag_MeterReadOnly]),
@@ -37,7 +38,7 @@ final class AUDynamicsProcessor: AUKernelEffect, @unchecked Sendable {
     override var tailTime: Double? { Double(value(kDynamicsProcessorParam_ReleaseTime)) }
 
     override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = DynamicsProcessorKernel(sampleRate: sampleRate)
+        kernel = DynamicsProcessorKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
         push()
         kernel?.settle()
         return true
@@ -62,8 +63,8 @@ final class AUDynamicsProcessor: AUKernelEffect, @unchecked Sendable {
         push()
         guard let kernel else { return }
         kernel.process(input: input, output: output, channels: channels, frames: frames)
-        setMeter(kDynamicsProcessorParam_CompressionAmount, kernel.gainDB)
-        setMeter(kDynamicsProcessorParam_InputAmplitude, kernel.inputDB)
-        setMeter(kDynamicsProcessorParam_OutputAmplitude, kernel.outputDB)
+        setMeter(kDynamicsProcessorParam_CompressionAmount, kernel.compressionAmount)
+        setMeter(kDynamicsProcessorParam_InputAmplitude, kernel.inputAmplitude)
+        setMeter(kDynamicsProcessorParam_OutputAmplitude, kernel.outputAmplitude)
     }
 }

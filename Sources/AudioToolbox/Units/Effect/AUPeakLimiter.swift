@@ -28,7 +28,7 @@ final class AUPeakLimiter: AUKernelEffect, @unchecked Sendable {
     override var tailTime: Double? { latency + Double(value(kLimiterParam_DecayTime)) }
 
     override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = PeakLimiterKernel(sampleRate: sampleRate, channels: channels)
+        kernel = PeakLimiterKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
         push()
         kernel?.settle()
         return true
