@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
         .library(name: "AudioUnit", targets: ["AudioUnit"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .library(name: "ApplicationServices", targets: ["ApplicationServices"]),
         .library(name: "AudioDSP", targets: ["AudioDSP"]),
         .executable(name: "sine-demo", targets: ["sine-demo"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
@@ -43,24 +44,33 @@ let package = Package(
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         // libopus: the Opus codec, both ways.
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        // libespeak-ng: the speech synthesizer behind AUSpeechSynthesis and the Speech Synthesis Manager calls.
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
 
         // swift-corelibs' CoreFoundation run loop behind opaque pointers (its CF names would clash with ours).
         .target(name: "OCARunLoop"),
         .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes", "OCARunLoop"]),
+        // espeak-ng as a Swift engine (one process-wide instance, serialised): not API, AudioToolbox's unit uses it.
+        .target(name: "OCASpeech", dependencies: ["CEspeakNG"]),
         .target(name: "AudioDSP"),
         // The HAL (AudioObject*, AudioDevice*) on ALSA.
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
             name: "AudioToolbox",
-            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus", "OCARunLoop"],
+            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus", "OCARunLoop",
+                           "OCASpeech"],
             // CAudioToolbox's module map names its Clang module AudioToolbox, with a submodule per header
             // (AudioToolbox.AudioFile, ...): this Swift module is its overlay, as Apple's is. The flag makes
             // the package usable only as a root or local (path) dependency, which is how it is used.
             swiftSettings: [.unsafeFlags(["-import-underlying-module"])]
         ),
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
+        // The Speech Synthesis Manager's C API (NewSpeechChannel, SpeakCFString, ...) as Apple's ApplicationServices
+        // module carries it, with the speech unit's constants; speaks through AUSpeechSynthesis.
+        .target(name: "CApplicationServices", dependencies: ["CCoreAudioTypes"]),
+        .target(name: "ApplicationServices", dependencies: ["AudioToolbox", "CApplicationServices"]),
         // The umbrella most client code imports: re-exports AudioToolbox, CoreAudio and Foundation (AVFAudio later).
         .target(name: "AVFoundation", dependencies: ["AudioToolbox", "CoreAudio", "CoreAudioTypes"]),
 
@@ -83,11 +93,15 @@ let package = Package(
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
         // The native codecs' bitstream cores (FLAC, ALAC) against the reference tools.
         .testTarget(name: "CodecTests", dependencies: ["AudioToolbox"]),
-        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "AllocationCounter", "COCASupport", "DeviceTestSupport"]),
+        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "ApplicationServices", "AllocationCounter", "COCASupport",
+                                                           "DeviceTestSupport"]),
         // Apple-style client code only (no @testable, no helpers of ours): the Apple-parity set (see the end).
         .testTarget(name: "ClientFidelityTests", dependencies: ["AVFoundation", "AudioToolbox", "CoreAudio"]),
         // Test-only: the fuzz targets' exercises (FuzzTesting/ uses them through the _FileExercises product).
         .target(name: "FileExercises", dependencies: ["AudioToolbox", "ToolSupport"], path: "Tests/FileExercises"),
+        // The speech engine against the espeak-ng tool; speech-say runs it in a fresh process.
+        .executableTarget(name: "speech-say", dependencies: ["OCASpeech"], path: "Tests/SpeechSay"),
+        .testTarget(name: "SpeechEngineTests", dependencies: ["OCASpeech", "speech-say"]),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "DeviceTestSupport", "FileExercises"]),
     ]
 )

@@ -8,7 +8,8 @@ set -euo pipefail
 # start (scripts/pulse-server.sh), also usable on machines without a sound card.
 # libspeexdsp-dev: VoiceProcessingIO's echo canceller. espeak-ng: real speech for the voice tests.
 # libmpg123-dev: the MP3 decoder; libopus-dev: the Opus codec. flac: the reference FLAC tool the tests check against.
-packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng libmpg123-dev libopus-dev flac)
+# libespeak-ng-dev: the speech synthesizer behind AUSpeechSynthesis (espeak-ng, its tool, is what the tests compare with).
+packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng libespeak-ng-dev libmpg123-dev libopus-dev flac)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -28,6 +28,11 @@ final class LiveHandleTable: Sendable {
         return Unmanaged<T>.fromOpaque(handle).takeUnretainedValue()
     }
 
+    /// The objects of every live handle.
+    func all<T: AnyObject>(as type: T.Type) -> [T] {
+        state.withLock { $0.live.map { Unmanaged<T>.fromOpaque(UnsafeRawPointer(bitPattern: $0)!).takeUnretainedValue() } }
+    }
+
     /// Ends a handle's life: returns its object (nil if it was not live) and quarantines it.
     func remove<T: AnyObject>(_ handle: UnsafeMutableRawPointer, as type: T.Type) -> T? {
         let key = UInt(bitPattern: handle)

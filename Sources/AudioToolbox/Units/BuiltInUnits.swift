@@ -79,6 +79,8 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUDynamicsProcessor(component: $0) }),
             AudioComponentEntry(description: AUMultibandCompressor.description, name: "Apple: AUMultibandCompressor",
                                 version: 0x0001_0000, maker: .builtIn { AUMultibandCompressor(component: $0) }),
+            AudioComponentEntry(description: AUSpeechSynthesis.description, name: "Apple: AUSpeechSynthesis",
+                                version: 0x0001_0000, maker: .builtIn { AUSpeechSynthesis(component: $0) }),
             AudioComponentEntry(description: AUScheduledSoundPlayer.description, name: "Apple: AUScheduledSoundPlayer",
                                 version: 0x0001_0000, maker: .builtIn { AUScheduledSoundPlayer(component: $0) }),
             AudioComponentEntry(description: AUAudioFilePlayer.filePlayerDescription, name: "Apple: AUAudioFilePlayer",

@@ -1,0 +1,1 @@
+// Declarations only; SwiftPM needs a source file in a C target.
