@@ -2,7 +2,7 @@ import AudioDSP
 
 /// AUDelay (`'aufx' 'dely' 'appl'`, what AVAudioUnitDelay runs): AudioDSP's DelayKernel with Apple's parameters:
 /// wet/dry 0-100 (equal-power crossfade, default 50), delay 0-2 s (1), feedback -100-100 % (50), low-pass cutoff in
-/// the loop 10 Hz to Nyquist (15,000). A delay change glides over 50 ms.
+/// the loop 10 Hz to Nyquist (15,000). A delay change crossfades to the new tap over 50 ms (no pitch sweep).
 final class AUDelay: AUKernelEffect, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
@@ -23,7 +23,7 @@ final class AUDelay: AUKernelEffect, @unchecked Sendable {
                          defaultValue: 15000, flags: [.flag_IsHighResolution])]
     }
 
-    override var tailTime: Double? { kernel?.tailTime ?? Double(value(kDelayParam_DelayTime)) }
+    override var tailTime: Double? { min(kernel?.tailTime ?? Double(value(kDelayParam_DelayTime)), 60) }  // endless at ±100%: a minute
 
     override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
         kernel = DelayKernel(sampleRate: sampleRate, channels: channels)
