@@ -1,9 +1,10 @@
-@testable import AudioToolbox
+import AudioDSP
+import AudioToolbox
 import Foundation
 import Testing
 
 /// AUReverb2 and AUMatrixReverb: the decay measured from each unit's impulse response against its parameters
-/// and against the room types' documented decay (ReverbRoom).
+/// and against the room types' documented decay (ReverbRoomPreset).
 @Suite struct ReverbUnitTests {
     static let rate = 44100.0
 
@@ -17,7 +18,7 @@ import Testing
 
     @Test(arguments: [0, 2, 4, 8])
     func matrixReverbRoomsDecayAsDocumented(_ room: UInt32) throws {
-        let expected = ReverbRoom.all[Int(room)].decayLow
+        let expected = ReverbRoomPreset(roomType: Int(room))!.decayTimeAt0Hz
         let ir = try impulseResponse(kAudioUnitSubType_MatrixReverb, seconds: expected * 1.5 + 0.2) { unit in
             #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_ReverbRoomType, kAudioUnitScope_Global, 0, room) == noErr)
         }
@@ -37,7 +38,7 @@ import Testing
         #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_ReverbRoomType, kAudioUnitScope_Global, 0, 8) == noErr)
         var decay: Float = 0
         #expect(AudioUnitGetParameter(unit, kReverb2Param_DecayTimeAt0Hz, kAudioUnitScope_Global, 0, &decay) == noErr)
-        #expect(Double(decay) == ReverbRoom.all[8].decayLow)
+        #expect(Double(decay) == ReverbRoomPreset(roomType: 8)!.decayTimeAt0Hz)
         #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_ReverbRoomType, kAudioUnitScope_Global, 0, 13) == kAudioUnitErr_InvalidPropertyValue)
         var tail: Float64 = 0
         var size: UInt32 = 8

@@ -1,23 +1,23 @@
 import AudioDSP
 
 /// AUMatrixReverb (`'aufx' 'mrev' 'appl'`, macOS; the book's chapter 7 reverb): Apple's fourteen parameters on
-/// AudioDSP's FDNReverbKernel. What the engine models: DryWetMix (0-100, default 100), LargeSize as the RT60 at
-/// low frequencies (0.4-10 s), LargeBrightness as the ratio of the RT60 at Nyquist to it, SmallSize and LargeDelay
-/// (with LargeDelayRange) as the spread of the network's delays, PreDelay. The small-room/large-room split
-/// (SmallLargeMix, the densities, SmallBrightness, SmallDelayRange) and modulation are stored and reported but not
-/// modelled separately. kAudioUnitProperty_ReverbRoomType sets the modelled parameters from a room (ReverbRoom).
+/// AudioDSP's MatrixReverbKernel: a small (early) network sized by SmallSize, SmallDensity, SmallDelayRange and
+/// SmallBrightness, a large (late) one whose RT60 is LargeSize at 0 Hz and LargeSize x LargeBrightness at Nyquist,
+/// spread by LargeDensity and LargeDelayRange and pre-delayed by PreDelay + LargeDelay, modulation rotating its
+/// output taps, SmallLargeMix and DryWetMix as equal-power crossfades. kAudioUnitProperty_ReverbRoomType sets the
+/// large part and the sizes from a room (ReverbRoomPreset's values, ours: Apple does not publish its own).
 final class AUMatrixReverb: AUKernelEffect, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_MatrixReverb,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 
-    private var kernel: FDNReverbKernel?
+    private var kernel: MatrixReverbKernel?
     private var roomType = UInt32(AUReverbRoomType.reverbRoomType_MediumHall.rawValue)
 
     override init(component: AudioComponentEntry) {
         super.init(component: component)
         defineEffectParameters()
-        apply(ReverbRoom.all[Int(roomType)])
+        apply(ReverbRoomPreset(roomType: Int(roomType))!)
     }
 
     override func effectParameters() -> [EffectParameter] {
@@ -37,14 +37,36 @@ final class AUMatrixReverb: AUKernelEffect, @unchecked Sendable {
          EffectParameter(id: kReverbParam_ModulationDepth, name: "modulation depth", unit: .generic, min: 0, max: 1, defaultValue: 0.2)]
     }
 
-    /// The modelled parameters for a room.
-    private func apply(_ room: ReverbRoom) {
-        store(kReverbParam_LargeSize, max(0.4, room.decayLow))
-        store(kReverbParam_LargeBrightness, min(1, max(0.1, room.decayHigh / room.decayLow)))
-        store(kReverbParam_SmallSize, min(0.020, max(0.005, room.minDelay)))
-        store(kReverbParam_LargeDelayRange, 0.3)
-        store(kReverbParam_LargeDelay, min(0.1, max(0.001, room.maxDelay / 1.6)))
-        store(kReverbParam_PreDelay, min(0.03, max(0.001, room.preDelay)))
+    /// The parameters a room sets.
+    private func apply(_ room: ReverbRoomPreset) {
+        let p = room.applied(to: parameters())
+        store(kReverbParam_LargeSize, p.largeSize)
+        store(kReverbParam_LargeBrightness, p.largeBrightness)
+        store(kReverbParam_LargeDensity, p.largeDensity)
+        store(kReverbParam_LargeDelayRange, p.largeDelayRange)
+        store(kReverbParam_PreDelay, p.preDelay)
+        store(kReverbParam_LargeDelay, p.largeDelay)
+        store(kReverbParam_SmallSize, p.smallSize)
+    }
+
+    /// The current parameter values as the kernel takes them.
+    private func parameters() -> MatrixReverbParameters {
+        var p = MatrixReverbParameters()
+        p.dryWetMix = Double(value(kReverbParam_DryWetMix))
+        p.smallLargeMix = Double(value(kReverbParam_SmallLargeMix))
+        p.smallSize = Double(value(kReverbParam_SmallSize))
+        p.largeSize = Double(value(kReverbParam_LargeSize))
+        p.preDelay = Double(value(kReverbParam_PreDelay))
+        p.largeDelay = Double(value(kReverbParam_LargeDelay))
+        p.smallDensity = Double(value(kReverbParam_SmallDensity))
+        p.largeDensity = Double(value(kReverbParam_LargeDensity))
+        p.largeDelayRange = Double(value(kReverbParam_LargeDelayRange))
+        p.smallBrightness = Double(value(kReverbParam_SmallBrightness))
+        p.largeBrightness = Double(value(kReverbParam_LargeBrightness))
+        p.smallDelayRange = Double(value(kReverbParam_SmallDelayRange))
+        p.modulationRate = Double(value(kReverbParam_ModulationRate))
+        p.modulationDepth = Double(value(kReverbParam_ModulationDepth))
+        return p
     }
 
     private func store(_ id: AudioUnitParameterID, _ v: Double) {
@@ -54,27 +76,19 @@ final class AUMatrixReverb: AUKernelEffect, @unchecked Sendable {
     /// The RT60 at low frequencies the current parameters give (LargeSize).
     var lowDecay: Double { Double(value(kReverbParam_LargeSize)) }
 
-    override var tailTime: Double? { lowDecay + 0.2 }
+    override var tailTime: Double? { kernel?.tailTime ?? lowDecay + 0.2 }
 
     override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = FDNReverbKernel(sampleRate: sampleRate, maximumFrames: maximumFrames)
+        kernel = MatrixReverbKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
         push()
-        kernel?.settle()
+        kernel?.reset()  // lands every glide on the first parameters
         return true
     }
 
     override func releaseKernel() { kernel = nil }
     override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
 
-    private func push() {
-        guard let kernel else { return }
-        let size = Double(value(kReverbParam_LargeSize))
-        kernel.setDryWetMix(Double(value(kReverbParam_DryWetMix)))
-        kernel.setDecay(at0Hz: size, atNyquist: size * Double(value(kReverbParam_LargeBrightness)))
-        let largest = Double(value(kReverbParam_LargeDelay)) * (1 + 2 * Double(value(kReverbParam_LargeDelayRange)))
-        kernel.setDelays(min: Double(value(kReverbParam_SmallSize)), max: max(largest, Double(value(kReverbParam_SmallSize)) + 0.001), seed: 1)
-        kernel.setPreDelay(Double(value(kReverbParam_PreDelay)))
-    }
+    private func push() { kernel?.setParameters(parameters()) }
 
     override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
                           channels: Int, frames: Int) {
@@ -87,9 +101,9 @@ final class AUMatrixReverb: AUKernelEffect, @unchecked Sendable {
             .value(kAudioUnitProperty_ReverbRoomType, UInt32.self, of: AUMatrixReverb.self, place: AUProperty.global, writable: .always,
                    get: { unit, _, _ in unit.roomType },
                    set: { unit, _, _, type in
-                       guard Int(type) < ReverbRoom.all.count else { return kAudioUnitErr_InvalidPropertyValue }
+                       guard let room = ReverbRoomPreset(roomType: Int(type)) else { return kAudioUnitErr_InvalidPropertyValue }
                        unit.roomType = type
-                       unit.apply(ReverbRoom.all[Int(type)])
+                       unit.apply(room)
                        return noErr
                    }),
         ]

@@ -1,15 +1,16 @@
 import AudioDSP
 
-/// AUReverb2 (`'aufx' 'rvb2' 'appl'`, what AVAudioUnitReverb runs): AudioDSP's FDNReverbKernel with Apple's
+/// AUReverb2 (`'aufx' 'rvb2' 'appl'`, what AVAudioUnitReverb runs): AudioDSP's Reverb2Kernel (a 16-line
+/// feedback-delay network, Hadamard feedback, a shelf per loop giving the RT60 at 0 Hz and at Nyquist) with Apple's
 /// parameters (dry/wet 0-100 % default 100, gain -20-20 dB, min/max delay 0.0001-1 s defaults 0.008/0.050, decay at
 /// 0 Hz and at Nyquist 0.001-20 s defaults 1.0/0.5, randomize reflections 1-1000). kAudioUnitProperty_ReverbRoomType
-/// sets the delay and decay parameters from one of Apple's room types (ReverbRoom's values).
+/// sets the delay and decay parameters from one of Apple's room types (ReverbRoomPreset's values, ours).
 final class AUReverb2: AUKernelEffect, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Reverb2,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 
-    private var kernel: FDNReverbKernel?
+    private var kernel: Reverb2Kernel?
     private var roomType: UInt32 = 0
 
     override init(component: AudioComponentEntry) {
@@ -32,9 +33,9 @@ final class AUReverb2: AUKernelEffect, @unchecked Sendable {
     }
 
     override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = FDNReverbKernel(sampleRate: sampleRate, maximumFrames: maximumFrames)
+        kernel = Reverb2Kernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
         push()
-        kernel?.settle()
+        kernel?.reset()  // lands every glide on the first parameters
         return true
     }
 
@@ -47,9 +48,9 @@ final class AUReverb2: AUKernelEffect, @unchecked Sendable {
         guard let kernel else { return }
         kernel.setDryWetMix(Double(value(kReverb2Param_DryWetMix)))
         kernel.setGain(Double(value(kReverb2Param_Gain)))
-        kernel.setDelays(min: Double(value(kReverb2Param_MinDelayTime)), max: Double(value(kReverb2Param_MaxDelayTime)),
-                         seed: Int(value(kReverb2Param_RandomizeReflections)))
-        kernel.setDecay(at0Hz: Double(value(kReverb2Param_DecayTimeAt0Hz)), atNyquist: Double(value(kReverb2Param_DecayTimeAtNyquist)))
+        kernel.setDelayTimes(minimum: Double(value(kReverb2Param_MinDelayTime)), maximum: Double(value(kReverb2Param_MaxDelayTime)),
+                             randomizeReflections: Int(value(kReverb2Param_RandomizeReflections)))
+        kernel.setDecayTimes(at0Hz: Double(value(kReverb2Param_DecayTimeAt0Hz)), atNyquist: Double(value(kReverb2Param_DecayTimeAtNyquist)))
     }
 
     override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
@@ -63,13 +64,12 @@ final class AUReverb2: AUKernelEffect, @unchecked Sendable {
             .value(kAudioUnitProperty_ReverbRoomType, UInt32.self, of: AUReverb2.self, place: AUProperty.global, writable: .always,
                    get: { unit, _, _ in unit.roomType },
                    set: { unit, _, _, type in
-                       guard Int(type) < ReverbRoom.all.count else { return kAudioUnitErr_InvalidPropertyValue }
-                       let room = ReverbRoom.all[Int(type)]
+                       guard let room = ReverbRoomPreset(roomType: Int(type)) else { return kAudioUnitErr_InvalidPropertyValue }
                        unit.roomType = type
-                       unit.store(kReverb2Param_DecayTimeAt0Hz, room.decayLow)
-                       unit.store(kReverb2Param_DecayTimeAtNyquist, room.decayHigh)
-                       unit.store(kReverb2Param_MinDelayTime, room.minDelay)
-                       unit.store(kReverb2Param_MaxDelayTime, room.maxDelay)
+                       unit.store(kReverb2Param_DecayTimeAt0Hz, room.decayTimeAt0Hz)
+                       unit.store(kReverb2Param_DecayTimeAtNyquist, room.decayTimeAtNyquist)
+                       unit.store(kReverb2Param_MinDelayTime, room.minDelayTime)
+                       unit.store(kReverb2Param_MaxDelayTime, room.maxDelayTime)
                        return noErr
                    }),
         ]
