@@ -1,3 +1,4 @@
+import ApplicationServices
 import AudioToolbox
 import DeviceTestSupport
 import Foundation
@@ -95,5 +96,57 @@ import Testing
         let amplitude = ToneAnalysis.fit(body, frequency: 1000, rate: 44100).amplitude
         #expect(abs(amplitude - 0.5) < 0.01, "amplitude \(amplitude)")
         #expect(ToneAnalysis.longestGap(body) < 8)
+    }
+
+    /// Listings 7.21-7.26: the speech synthesizer through AUMatrixReverb (a large hall) to the default output, as the
+    /// book writes it; the sink hears speech, and after it the hall's tail.
+    @Test func speechThroughTheReverbIsHeard() throws {
+        var graph: AUGraph?
+        #expect(NewAUGraph(&graph) == noErr)
+        var outputcd = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_DefaultOutput,
+                                                 componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var outputNode = AUNode()
+        #expect(AUGraphAddNode(graph!, &outputcd, &outputNode) == noErr)
+        var speechcd = AudioComponentDescription(componentType: kAudioUnitType_Generator, componentSubType: kAudioUnitSubType_SpeechSynthesis,
+                                                 componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var speechNode = AUNode()
+        #expect(AUGraphAddNode(graph!, &speechcd, &speechNode) == noErr)
+        #expect(AUGraphOpen(graph!) == noErr)
+        var speechAU: AudioUnit?
+        #expect(AUGraphNodeInfo(graph!, speechNode, nil, &speechAU) == noErr)
+        var reverbcd = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_MatrixReverb,
+                                                 componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var reverbNode = AUNode()
+        #expect(AUGraphAddNode(graph!, &reverbcd, &reverbNode) == noErr)
+        #expect(AUGraphConnectNodeInput(graph!, speechNode, 0, reverbNode, 0) == noErr)
+        #expect(AUGraphConnectNodeInput(graph!, reverbNode, 0, outputNode, 0) == noErr)
+        var reverbUnit: AudioUnit?
+        #expect(AUGraphNodeInfo(graph!, reverbNode, nil, &reverbUnit) == noErr)
+        #expect(AUGraphInitialize(graph!) == noErr)
+        var roomType = UInt32(AUReverbRoomType.reverbRoomType_LargeHall.rawValue)
+        #expect(AudioUnitSetProperty(reverbUnit!, kAudioUnitProperty_ReverbRoomType, kAudioUnitScope_Global, 0, &roomType,
+                                     UInt32(MemoryLayout<UInt32>.size)) == noErr)
+        var chan: SpeechChannel?
+        var propsize = UInt32(MemoryLayout<SpeechChannel>.size)
+        #expect(AudioUnitGetProperty(speechAU!, kAudioUnitProperty_SpeechChannel, kAudioUnitScope_Global, 0, &chan, &propsize) == noErr)
+
+        let capture = try PulseTestServer.Capture()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(AUGraphStart(graph!) == noErr)
+        // Spoken once the device is running (it takes up to a second to start on the private server).
+        Thread.sleep(forTimeInterval: 1.0)
+        #expect(SpeakCFString(chan!, "hello world" as CFString, nil) == 0)
+        Thread.sleep(forTimeInterval: 4.0)
+        #expect(AUGraphStop(graph!) == noErr)
+        DisposeAUGraph(graph!)
+        let heard = capture.finish()[0]
+        let loud = heard.map { abs($0) }
+        let start = try #require(loud.firstIndex { $0 > 0.01 }, "nothing heard")
+        let body = heard[start..<min(start + 44100, heard.count)].map(Double.init)
+        let rms = (body.reduce(0) { $0 + $1 * $1 } / Double(body.count)).squareRoot()
+        #expect(20 * log10(rms) > -45, "speech at \(20 * log10(rms)) dBFS")
+        // Still sounding well after the words (about a second long): the tail.
+        let late = heard[min(start + 66150, heard.count)..<min(start + 88200, heard.count)].map { Double(abs($0)) }
+        #expect((late.max() ?? 0) > 1e-3, "no tail after the speech")
     }
 }
