@@ -32,7 +32,7 @@ import Testing
         let chain = try [kAudioUnitSubType_NBandEQ, kAudioUnitSubType_Reverb2, kAudioUnitSubType_MatrixReverb,
                          kAudioUnitSubType_LowPassFilter, kAudioUnitSubType_Delay, kAudioUnitSubType_DynamicsProcessor,
                          kAudioUnitSubType_GraphicEQ, kAudioUnitSubType_MultiBandCompressor, kAudioUnitSubType_Distortion,
-                         kAudioUnitSubType_RogerBeep, kAudioUnitSubType_PeakLimiter]
+                         kAudioUnitSubType_RogerBeep, kAudioUnitSubType_Pitch, kAudioUnitSubType_PeakLimiter]
             .map { try TestSupport.newUnit(Self.effect(kAudioUnitType_Effect, $0)) }
         defer { ([player] + chain).forEach { AudioComponentInstanceDispose($0) } }
         #expect(TestSupport.setFormat(player, kAudioUnitScope_Output, 0, format) == noErr)
@@ -71,8 +71,9 @@ import Testing
                 AudioUnitSetParameter(chain[0], kAUNBandEQParam_Gain, kAudioUnitScope_Global, 0, Float(k % 7) - 3, 0)
                 AudioUnitSetParameter(chain[3], kLowPassParam_CutoffFrequency, kAudioUnitScope_Global, 0, Float(2000 + k % 5000), 0)
                 AudioUnitSetParameter(chain[1], kReverb2Param_DryWetMix, kAudioUnitScope_Global, 0, Float(k % 100), 0)
+                AudioUnitSetParameter(chain[10], kTimePitchParam_Pitch, kAudioUnitScope_Global, 0, Float(k % 13) * 100 - 600, 0)
                 AudioUnitSetParameter(chain[4], kDelayParam_DelayTime, kAudioUnitScope_Global, 0, Float(k % 10) * 0.1, 0)
-                AudioUnitSetParameter(chain[10], kLimiterParam_PreGain, kAudioUnitScope_Global, 0, Float(k % 12), 0)
+                AudioUnitSetParameter(chain[11], kLimiterParam_PreGain, kAudioUnitScope_Global, 0, Float(k % 12), 0)
             }
             ts.mSampleTime += 256
         }

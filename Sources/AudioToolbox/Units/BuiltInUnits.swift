@@ -85,6 +85,8 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUDistortion(component: $0) }),
             AudioComponentEntry(description: AURogerBeep.description, name: "Apple: AURogerBeep",
                                 version: 0x0001_0000, maker: .builtIn { AURogerBeep(component: $0) }),
+            AudioComponentEntry(description: AUPitch.description, name: "Apple: AUPitch",
+                                version: 0x0001_0000, maker: .builtIn { AUPitch(component: $0) }),
             AudioComponentEntry(description: AUScheduledSoundPlayer.description, name: "Apple: AUScheduledSoundPlayer",
                                 version: 0x0001_0000, maker: .builtIn { AUScheduledSoundPlayer(component: $0) }),
             AudioComponentEntry(description: AUAudioFilePlayer.filePlayerDescription, name: "Apple: AUAudioFilePlayer",
