@@ -80,6 +80,14 @@ import Testing
         #expect(wet.count == source.count && wet != source)
         r = try Tools.run("afplay", ["--reverb", "bathroom", "-o", hall.path, input.path])
         #expect(r.status == 1 && r.stderr.contains("unknown room"))
+        // Volume 3 over full scale: clipped flat without --limit, limited (not clipped) with it.
+        r = try Tools.run("afplay", ["-v", "3", "-o", boosted.path, input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let clipped = try Fixture.readFloat(boosted).samples.filter { abs($0) >= 32767.0 / 32768 }.count
+        r = try Tools.run("afplay", ["-v", "3", "--limit", "-o", boosted.path, input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let limited = try Fixture.readFloat(boosted).samples.filter { abs($0) >= 32767.0 / 32768 }.count
+        #expect(clipped > 10_000 && limited < clipped / 20, "full-scale samples: \(clipped) clipped, \(limited) limited")
     }
 
     /// afplay on the default output: the sink hears the file's tones at the file's level.
