@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "AudioUnit", targets: ["AudioUnit"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "ApplicationServices", targets: ["ApplicationServices"]),
+        .library(name: "AudioToolboxAAC", targets: ["AudioToolboxAAC"]),
         .library(name: "AudioDSP", targets: ["AudioDSP"]),
         .executable(name: "sine-demo", targets: ["sine-demo"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
@@ -46,6 +47,8 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         // libespeak-ng: the speech synthesizer behind AUSpeechSynthesis and the Speech Synthesis Manager calls.
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        // libavcodec (FFmpeg): AAC, in the AudioToolboxAAC product only, so the core links no FFmpeg.
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
 
@@ -67,6 +70,10 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-import-underlying-module"])]
         ),
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
+        // AAC (decode LC/HE/HE v2, encode LC) through libavcodec; registers itself when linked (a constructor in the
+        // C target calls in before main).
+        .target(name: "CAudioToolboxAACRegistration"),
+        .target(name: "AudioToolboxAAC", dependencies: ["AudioToolbox", "CAVCodec", "CAudioToolboxAACRegistration"]),
         // The Speech Synthesis Manager's C API (NewSpeechChannel, SpeakCFString, ...) as Apple's ApplicationServices
         // module carries it, with the speech unit's constants; speaks through AUSpeechSynthesis.
         .target(name: "CApplicationServices", dependencies: ["CCoreAudioTypes"]),
@@ -77,10 +84,10 @@ let package = Package(
         .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/sine-demo"),
         // What the tools share (format and error text in Apple's style); not a product.
         .target(name: "ToolSupport", dependencies: ["AudioToolbox"], path: "Sources/Tools/ToolSupport"),
-        .executableTarget(name: "afinfo", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afinfo"),
-        .executableTarget(name: "afconvert", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afconvert"),
-        .executableTarget(name: "afplay", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afplay"),
-        .executableTarget(name: "afrecord", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/afrecord"),
+        .executableTarget(name: "afinfo", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afinfo"),
+        .executableTarget(name: "afconvert", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afconvert"),
+        .executableTarget(name: "afplay", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afplay"),
+        .executableTarget(name: "afrecord", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afrecord"),
         // Technical Q&A QA1717's AUiPodTime graph, rendered offline to a WAV file.
         .executableTarget(name: "qa1717-demo", dependencies: ["AudioToolbox"], path: "Sources/Tools/qa1717-demo"),
 
@@ -93,7 +100,7 @@ let package = Package(
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
         // The native codecs' bitstream cores (FLAC, ALAC) against the reference tools.
         .testTarget(name: "CodecTests", dependencies: ["AudioToolbox"]),
-        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "ApplicationServices", "AllocationCounter", "COCASupport",
+        .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "ApplicationServices", "AudioToolboxAAC", "AllocationCounter", "COCASupport",
                                                            "DeviceTestSupport"]),
         // Apple-style client code only (no @testable, no helpers of ours): the Apple-parity set (see the end).
         .testTarget(name: "ClientFidelityTests", dependencies: ["AVFoundation", "AudioToolbox", "CoreAudio"]),

@@ -9,7 +9,8 @@ set -euo pipefail
 # libspeexdsp-dev: VoiceProcessingIO's echo canceller. espeak-ng: real speech for the voice tests.
 # libmpg123-dev: the MP3 decoder; libopus-dev: the Opus codec. flac: the reference FLAC tool the tests check against.
 # libespeak-ng-dev: the speech synthesizer behind AUSpeechSynthesis (espeak-ng, its tool, is what the tests compare with).
-packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng libespeak-ng-dev libmpg123-dev libopus-dev flac)
+# libavcodec-dev: AAC, in the AudioToolboxAAC product (FFmpeg stays out of the core modules).
+packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng libespeak-ng-dev libavcodec-dev libmpg123-dev libopus-dev flac)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,5 +1,5 @@
 /// The interleaved PCM layouts codecs exchange with the converter's PCM stage.
-enum CodecPCMFormat {
+package enum CodecPCMFormat {
     /// Native-endian signed 16-bit, packed, interleaved.
     static func int16(rate: Double, channels: UInt32) -> AudioStreamBasicDescription {
         AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM,
@@ -18,7 +18,7 @@ enum CodecPCMFormat {
     }
 
     /// Native-endian Float32, interleaved: what the lossy decoders write.
-    static func float32(rate: Double, channels: UInt32) -> AudioStreamBasicDescription {
+    package static func float32(rate: Double, channels: UInt32) -> AudioStreamBasicDescription {
         AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM,
                                     mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
                                     mBytesPerPacket: 4 * channels, mFramesPerPacket: 1, mBytesPerFrame: 4 * channels,

@@ -1,7 +1,7 @@
 /// The codecs this process can use, by format ID: the built-in native ones, then any another product
 /// registers (the AAC product registers its codec when a program links it). Looked up when a converter
 /// is made and by Audio Format Services; never on a render thread.
-enum CodecRegistry {
+package enum CodecRegistry {
     private static let table = LockedState<[AudioFormatID: CodecEntry]>(
         Dictionary(uniqueKeysWithValues: builtIns.map { ($0.formatID, $0) }))
 
@@ -17,7 +17,7 @@ enum CodecRegistry {
     }
 
     /// Adds or replaces the codec for its format.
-    static func register(_ entry: CodecEntry) {
+    package static func register(_ entry: CodecEntry) {
         table.withLock { $0[entry.formatID] = entry }
     }
 

@@ -1,6 +1,6 @@
 /// The adjustable side of a lossy encoder, reached through AudioConverter's EncodeBitRate, CodecQuality,
 /// BitRateControlMode and Available/Applicable EncodeBitRates properties.
-protocol CodecSettings: AnyObject {
+package protocol CodecSettings: AnyObject {
     /// Bits per second (0: the codec's choice).
     var bitRate: UInt32 { get set }
     /// kAudioConverterQuality_Min ... Max.

@@ -1,6 +1,6 @@
 /// A codec's decoding half: compressed packets in, interleaved linear PCM (`pcmFormat`) out. Made by the
 /// codec's entry from the stream's description and magic cookie; one converter uses it on one thread.
-protocol PacketDecoder: AnyObject {
+package protocol PacketDecoder: AnyObject {
     /// The PCM it produces: interleaved, one of the layouts PCMFormat accepts.
     var pcmFormat: AudioStreamBasicDescription { get }
     /// The most frames one packet decodes to.
@@ -17,9 +17,9 @@ protocol PacketDecoder: AnyObject {
 }
 
 extension PacketDecoder {
-    func setMagicCookie(_ cookie: [UInt8]) throws(OSStatusError) {}
+    package func setMagicCookie(_ cookie: [UInt8]) throws(OSStatusError) {}
 }
 
 /// Apple's AudioCodec status for a packet a decoder cannot make sense of ('bada'): the converter
 /// conceals such a packet with silence and goes on; any other status stops the conversion.
-let kCodecBadDataStatus: OSStatus = kAudioCodecBadDataError
+package let kCodecBadDataStatus: OSStatus = kAudioCodecBadDataError

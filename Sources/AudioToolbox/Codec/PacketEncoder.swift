@@ -1,5 +1,5 @@
 /// A codec's encoding half: interleaved linear PCM (`pcmFormat`) in, compressed packets out.
-protocol PacketEncoder: AnyObject {
+package protocol PacketEncoder: AnyObject {
     /// The PCM it takes: interleaved, one of the layouts PCMFormat accepts.
     var pcmFormat: AudioStreamBasicDescription { get }
     /// The compressed stream it makes, every field the codec fixes filled in.
@@ -26,6 +26,6 @@ protocol PacketEncoder: AnyObject {
 }
 
 extension PacketEncoder {
-    var settings: CodecSettings? { nil }
-    func finish(emit: (UnsafeRawBufferPointer, Int) -> Void) throws(OSStatusError) {}
+    package var settings: CodecSettings? { nil }
+    package func finish(emit: (UnsafeRawBufferPointer, Int) -> Void) throws(OSStatusError) {}
 }

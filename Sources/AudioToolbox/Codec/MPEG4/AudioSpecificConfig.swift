@@ -1,15 +1,15 @@
 /// MPEG-4 audio's AudioSpecificConfig: the object type, sampling rate and channel configuration (and
 /// for HE-AAC, the SBR extension's output rate), turned into the description Apple's AudioFile gives.
-struct AudioSpecificConfig {
-    let objectType: Int
-    let sampleRate: Double
-    let channelConfiguration: Int
+package struct AudioSpecificConfig {
+    package let objectType: Int
+    package let sampleRate: Double
+    package let channelConfiguration: Int
     /// HE-AAC: the SBR layer's output rate (twice the core's, usually), 0 otherwise.
-    let extensionSampleRate: Double
+    package let extensionSampleRate: Double
 
     static let rates: [Double] = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
 
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         var bit = 0
         func read(_ n: Int) -> Int? {
             var v = 0
@@ -45,7 +45,7 @@ struct AudioSpecificConfig {
     }
 
     /// Apple's format ID for the object type.
-    var formatID: AudioFormatID {
+    package var formatID: AudioFormatID {
         switch objectType {
         case 5: return kAudioFormatMPEG4AAC_HE
         case 29: return kAudioFormatMPEG4AAC_HE_V2
@@ -56,7 +56,7 @@ struct AudioSpecificConfig {
     }
 
     /// The description: HE-AAC at its output rate with 2,048 frames a packet, plain AAC 1,024 (LD/ELD 512).
-    var streamDescription: AudioStreamBasicDescription {
+    package var streamDescription: AudioStreamBasicDescription {
         var f = AudioStreamBasicDescription()
         f.mFormatID = formatID
         let he = objectType == 5 || objectType == 29

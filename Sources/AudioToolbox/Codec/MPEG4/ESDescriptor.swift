@@ -1,16 +1,16 @@
 /// An MPEG-4 ES_Descriptor (an 'esds' box's body, AAC's magic cookie in MP4 and CAF): the decoder
 /// configuration's object type and the AudioSpecificConfig it carries. Descriptor lengths are the
 /// expandable 1-4 byte form, each checked against what remains.
-struct ESDescriptor {
+package struct ESDescriptor {
     /// DecoderConfigDescriptor.objectTypeIndication: 0x40 MPEG-4 audio, 0x69/0x6B MPEG-1/2 audio (MP3).
-    let objectTypeIndication: UInt8
-    let averageBitRate: UInt32
-    let maximumBitRate: UInt32
+    package let objectTypeIndication: UInt8
+    package let averageBitRate: UInt32
+    package let maximumBitRate: UInt32
     /// DecoderSpecificInfo: for MPEG-4 audio, the AudioSpecificConfig.
-    let specificInfo: [UInt8]
+    package let specificInfo: [UInt8]
 
     /// Parses an ES_Descriptor starting at its tag (0x03), optionally after a 4-byte version/flags word.
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         var p = 0
         if bytes.count >= 5, bytes[0] != 0x03, bytes[4] == 0x03 { p = 4 }
         func descriptor(_ tag: UInt8) -> Range<Int>? {
@@ -47,7 +47,7 @@ struct ESDescriptor {
     }
 
     /// The stream this descriptor describes, Apple's way (nil for objects this engine does not know).
-    var streamDescription: AudioStreamBasicDescription? {
+    package var streamDescription: AudioStreamBasicDescription? {
         switch objectTypeIndication {
         case 0x40:
             return AudioSpecificConfig(specificInfo)?.streamDescription
