@@ -63,4 +63,12 @@ import Testing
         #expect(AudioFormatGetProperty(kAudioFormatProperty_DecodeFormatIDs, 0, nil, &size, &decoders) == noErr)
         #expect(decoders.contains(kAudioFormatMPEG4AAC) && decoders.contains(kAudioFormatMPEG4AAC_HE))
     }
+
+    /// An output queue plays ffmpeg's AAC M4A (the book's chapter 5 player, offline): ExtAudioFile's decode from the
+    /// 1,024 priming frames on.
+    @Test func anOutputQueuePlaysAAC() throws {
+        let url = try MP4FileTests.make("m4a", codec: ["-c:a", "aac", "-b:a", "128k"], seconds: 4)
+        defer { try? FileManager.default.removeItem(at: url) }
+        try MP3FileTests.expectQueuePlays(url, priming: 1024)
+    }
 }

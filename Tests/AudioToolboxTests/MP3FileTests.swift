@@ -240,7 +240,13 @@ import Testing
         // Long enough that the three priming callbacks do not reach the end (whose Stop would come before Start).
         let url = try Self.makeMP3(seconds: 4)
         defer { try? FileManager.default.removeItem(at: url) }
-        let reference = try Self.readFloats(url)
+        try Self.expectQueuePlays(url, priming: 576 + 529)
+    }
+
+    /// The book's chapter 5 player rendered offline on `url`: what it plays equals ExtAudioFile's decode from the
+    /// `priming` frames on (the queue, like Apple's, does not trim priming).
+    static func expectQueuePlays(_ url: URL, priming: Int) throws {
+        let reference = try MP3FileTests.readFloats(url)
         let player = QueuePlayer()
         try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &player.file) == noErr)
         defer { AudioFileClose(player.file!) }
@@ -248,7 +254,7 @@ import Testing
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         AudioFileGetProperty(player.file!, kAudioFilePropertyDataFormat, &size, &dataFormat)
         var queue: AudioQueueRef?
-        try #require(AudioQueueNewOutput(&dataFormat, Self.playerCallback, Unmanaged.passUnretained(player).toOpaque(), nil, nil, 0, &queue) == noErr)
+        try #require(AudioQueueNewOutput(&dataFormat, MP3FileTests.playerCallback, Unmanaged.passUnretained(player).toOpaque(), nil, nil, 0, &queue) == noErr)
         defer { AudioQueueDispose(queue!, true) }
         // Listing 5.13's CalculateBytesForTime with the packet size upper bound, 0.5 s buffers.
         var maxPacketSize: UInt32 = 0
@@ -258,12 +264,12 @@ import Testing
         player.numPacketsToRead = bufferByteSize / maxPacketSize
         player.packetDescs = .allocate(capacity: Int(player.numPacketsToRead))
         defer { player.packetDescs?.deallocate() }
-        var capture = Self.floatStereo
+        var capture = MP3FileTests.floatStereo
         try #require(AudioQueueSetOfflineRenderFormat(queue!, &capture, nil) == noErr)
         var buffers: [AudioQueueBufferRef?] = [nil, nil, nil]
         for i in 0..<3 {
             try #require(AudioQueueAllocateBuffer(queue!, bufferByteSize, &buffers[i]) == noErr)
-            Self.playerCallback(Unmanaged.passUnretained(player).toOpaque(), queue!, buffers[i]!)
+            MP3FileTests.playerCallback(Unmanaged.passUnretained(player).toOpaque(), queue!, buffers[i]!)
         }
         var captureBuffer: AudioQueueBufferRef?
         try #require(AudioQueueAllocateBuffer(queue!, 4096 * 8, &captureBuffer) == noErr)
@@ -281,10 +287,9 @@ import Testing
             let got = Int(captureBuffer!.pointee.mAudioDataByteSize) / 4
             rendered += UnsafeBufferPointer(start: captureBuffer!.pointee.mAudioData.assumingMemoryBound(to: Float.self), count: got)
             ts.mSampleTime += Double(got / 2)
-            if got < 2 * 4096 || rendered.count >= 2 * Int(packets) * 1152 { break }
+            if got < 2 * 4096 || rendered.count >= 2 * Int(packets) * Int(dataFormat.mFramesPerPacket) { break }
         }
-        let priming = 576 + 529
-        #expect(rendered.count >= 2 * Int(packets) * 1152 - 2 * 4096)
+                #expect(rendered.count >= 2 * Int(packets) * Int(dataFormat.mFramesPerPacket) - 2 * 4096)
         #expect(rendered.count >= 2 * priming + reference.count)
         let firstSound = rendered.firstIndex { $0 != 0 }.map { $0 / 2 } ?? -1
         let referenceFirst = reference.firstIndex { $0 != 0 }.map { $0 / 2 } ?? -1
