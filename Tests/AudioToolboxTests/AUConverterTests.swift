@@ -14,9 +14,11 @@ import Testing
         #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &f) == noErr)
         #expect(f.mBytesPerFrame == 4 && f.mBytesPerPacket == 4 && f.mFramesPerPacket == 1)
         #expect(f.mFormatFlags & kAudioFormatFlagIsPacked != 0)
+        // AAC (the AudioToolboxAAC product is linked into this binary): FormatInfo fills its fixed fields.
         var aac = AudioStreamBasicDescription()
         aac.mFormatID = kAudioFormatMPEG4AAC
-        #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &aac) == kAudioFormatUnsupportedDataFormatError)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &aac) == noErr)
+        #expect(aac.mFramesPerPacket == 1024 && aac.mBytesPerPacket == 0)
         var unknown = AudioStreamBasicDescription()
         unknown.mFormatID = 0x7A7A7A7A
         #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &unknown) == kAudioFormatUnknownFormatError)

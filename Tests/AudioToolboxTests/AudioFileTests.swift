@@ -247,8 +247,13 @@ enum FileSupport {
             "4: mFormatId: lpcm, mFormatFlags: 9, mBitsPerChannel: 32", "5: mFormatId: lpcm, mFormatFlags: 9, mBitsPerChannel: 64"])
         #expect(table(kAudioFileCAFType).count == 11)
         #expect(table(kAudioFileCAFType)[4] == "4: mFormatId: lpcm, mFormatFlags: 11, mBitsPerChannel: 32")
+        // AAC in CAF (this test binary links the AudioToolboxAAC product, as the tools do).
         var spec = AudioFileTypeAndFormatID(mFileType: kAudioFileCAFType, mFormatID: kAudioFormatMPEG4AAC)
         var size: UInt32 = 0
+        #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat,
+                                           UInt32(MemoryLayout<AudioFileTypeAndFormatID>.size), &spec, &size) == noErr)
+        #expect(size >= UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+        spec.mFormatID = 0x7A7A_7A7A
         #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_AvailableStreamDescriptionsForFormat,
                                            UInt32(MemoryLayout<AudioFileTypeAndFormatID>.size), &spec, &size) == kAudioFileUnsupportedDataFormatError)
     }

@@ -1,4 +1,5 @@
 import AudioToolbox
+import AudioToolboxAAC
 import DeviceTestSupport
 import Foundation
 import Testing
@@ -233,7 +234,7 @@ import Testing
         #expect(AudioQueueGetProperty(queue!, kAudioQueueProperty_IsRunning, &running, &size) == noErr && running == 0)
     }
 
-    // MARK: Recording (the book's chapter 4, in linear PCM until the AAC encoder exists)
+    // MARK: Recording (the book's chapter 4, in linear PCM and in AAC)
 
     final class MyRecorder: @unchecked Sendable {
         var recordFile: AudioFileID?
@@ -306,5 +307,83 @@ import Testing
         let amplitude = ToneAnalysis.fit(body, frequency: 660, rate: 44100).amplitude
         #expect(abs(amplitude - 0.4) < 0.01, "amplitude \(amplitude)")
         #expect(ToneAnalysis.longestGap(body, threshold: 1e-3) < 8)
+    }
+
+    /// The book's chapter 4 recorder as written, in AAC: the format filled in by the queue, the encoder's cookie copied
+    /// into the CAF before and after recording, the buffer size from MaximumOutputPacketSize, packets written with
+    /// their descriptions. Read back through ExtAudioFile, the file holds the 660 Hz tone at 0.4 (AAC: within 0.03).
+    @Test func chapter4RecordsAAC() throws {
+        var recordFormat = AudioStreamBasicDescription()
+        recordFormat.mFormatID = kAudioFormatMPEG4AAC
+        recordFormat.mChannelsPerFrame = 2
+        recordFormat.mSampleRate = Self.rate
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &recordFormat) == noErr)
+        let recorder = MyRecorder()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oca-aq-aac-\(UUID().uuidString).caf")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var queue: AudioQueueRef?
+        let me = Unmanaged.passUnretained(recorder).toOpaque()
+        try #require(AudioQueueNewInput(&recordFormat, Self.inputCallback, me, nil, nil, 0, &queue) == noErr)
+        size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        try #require(AudioQueueGetProperty(queue!, kAudioConverterCurrentOutputStreamDescription, &recordFormat, &size) == noErr)
+        #expect(recordFormat.mFormatID == kAudioFormatMPEG4AAC && recordFormat.mFramesPerPacket == 1024)
+        try #require(AudioFileCreateWithURL(url as CFURL, kAudioFileCAFType, &recordFormat, .eraseFile, &recorder.recordFile) == noErr)
+        // MyCopyEncoderCookieToFile.
+        func copyCookie() {
+            var cookieSize: UInt32 = 0
+            guard AudioQueueGetPropertySize(queue!, kAudioConverterCompressionMagicCookie, &cookieSize) == noErr, cookieSize > 0 else { return }
+            var cookie = [UInt8](repeating: 0, count: Int(cookieSize))
+            #expect(AudioQueueGetProperty(queue!, kAudioConverterCompressionMagicCookie, &cookie, &cookieSize) == noErr)
+            #expect(AudioFileSetProperty(recorder.recordFile!, kAudioFilePropertyMagicCookieData, cookieSize, cookie) == noErr)
+        }
+        copyCookie()
+        // MyComputeRecordBufferSize for half a second.
+        var maxPacketSize: UInt32 = 0
+        size = 4
+        #expect(AudioQueueGetProperty(queue!, kAudioQueueProperty_MaximumOutputPacketSize, &maxPacketSize, &size) == noErr)
+        let packets = UInt32((0.5 * recordFormat.mSampleRate / Double(recordFormat.mFramesPerPacket)).rounded(.up))
+        let bufferByteSize = packets * maxPacketSize
+        for _ in 0..<3 {
+            var buffer: AudioQueueBufferRef?
+            try #require(AudioQueueAllocateBuffer(queue!, bufferByteSize, &buffer) == noErr)
+            try #require(AudioQueueEnqueueBuffer(queue!, buffer!, 0, nil) == noErr)
+        }
+        recorder.running = true
+        try #require(AudioQueueStart(queue!, nil) == noErr)
+        Thread.sleep(forTimeInterval: 0.3)
+        let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(660, seconds: 1.5, amplitude: 0.4))
+        player.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.3)
+        recorder.running = false
+        #expect(AudioQueueStop(queue!, true) == noErr)
+        copyCookie()
+        #expect(AudioQueueDispose(queue!, true) == noErr)
+        AudioFileClose(recorder.recordFile!)
+
+        #expect(recorder.recordPacket > 40, "\(recorder.recordPacket) packets")
+        var ext: ExtAudioFileRef?
+        try #require(ExtAudioFileOpenURL(url as CFURL, &ext) == noErr)
+        defer { ExtAudioFileDispose(ext!) }
+        var client = OCAFormat.linearPCM(sampleRate: Self.rate, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        try #require(ExtAudioFileSetProperty(ext!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var all: [Float] = []
+        var chunk = [Float](repeating: 0, count: 8192)
+        while true {
+            var frames: UInt32 = 4096
+            let status = chunk.withUnsafeMutableBytes { raw -> OSStatus in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+                return ExtAudioFileRead(ext!, &frames, &list)
+            }
+            try #require(status == noErr)
+            if frames == 0 { break }
+            all += chunk.prefix(Int(frames) * 2)
+        }
+        let left = stride(from: 0, to: all.count, by: 2).map { all[$0] }
+        let start = try #require(ToneAnalysis.onset(left, threshold: 0.05), "nothing recorded")
+        let body = left[(start + 2205)...].prefix(44100)
+        #expect(body.count == 44100)
+        let amplitude = ToneAnalysis.fit(body, frequency: 660, rate: 44100).amplitude
+        #expect(abs(amplitude - 0.4) < 0.03, "amplitude \(amplitude)")
     }
 }

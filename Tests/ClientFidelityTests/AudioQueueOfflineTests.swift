@@ -254,13 +254,13 @@ import Testing
         }
     }
 
-    /// Bad input answers Apple's codes: a compressed format the queue cannot decode, enqueuing an empty
+    /// Bad input answers Apple's codes: a compressed format nobody decodes (an unknown ID), enqueuing an empty
     /// buffer or one twice, a buffer of another queue, a disposed queue.
     @Test func badInputAnswersAppleCodes() throws {
-        var aac = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatMPEG4AAC, mFormatFlags: 0, mBytesPerPacket: 0,
-                                              mFramesPerPacket: 1024, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0)
+        var unknown = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: 0x7A7A_7A7A, mFormatFlags: 0, mBytesPerPacket: 0,
+                                                  mFramesPerPacket: 1024, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0)
         var queue: AudioQueueRef?
-        #expect(AudioQueueNewOutput(&aac, Self.callback, nil, nil, nil, 0, &queue) == kAudioFormatUnsupportedDataFormatError)
+        #expect(AudioQueueNewOutput(&unknown, Self.callback, nil, nil, nil, 0, &queue) == kAudioFormatUnsupportedDataFormatError)
         #expect(queue == nil)
         var format = Self.int16(channels: 2)
         try #require(AudioQueueNewOutput(&format, Self.callback, nil, nil, nil, 0, &queue) == noErr)

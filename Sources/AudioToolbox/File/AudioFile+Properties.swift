@@ -16,7 +16,9 @@ extension AudioFileObject {
         case kAudioFilePropertyBitRate: return (4, false)
         case kAudioFilePropertyEstimatedDuration: return (8, false)
         case kAudioFilePropertyMagicCookieData:
-            let settable = writable && ((layout.dataByteCount == 0 && layout.fileType == kAudioFileCAFType) || layout.fileType == kAudioFileFLACType)
+            // CAF: before audio, or after it a replacement of the same size (setMagicCookie checks the size).
+            let caf = layout.fileType == kAudioFileCAFType && (layout.dataByteCount == 0 || layout.magicCookie != nil)
+            let settable = writable && (caf || layout.fileType == kAudioFileFLACType)
             guard let cookie = layout.magicCookie else { return settable ? (0, true) : nil }
             return (UInt32(cookie.count), settable)
         case kAudioFilePropertyChannelLayout:

@@ -222,7 +222,17 @@ final class AudioFileObject: @unchecked Sendable {
             headerDirty = true
             return noErr
         }
-        guard layout.dataByteCount == 0 else { return kAudioFileOperationNotSupportedError }
+        if layout.dataByteCount > 0 {
+            // After audio is written, a CAF's cookie can still be replaced by one of the same size (an encoder's
+            // final cookie, as the book's recorder copies it after recording): in place, in the 'kuki' chunk.
+            guard layout.fileType == kAudioFileCAFType, let old = layout.magicCookie, old.count == bytes.count else {
+                return kAudioFileOperationNotSupportedError
+            }
+            if old == bytes { return noErr }
+            guard let offset = cookieOffsetInCAFHeader(), store.write(at: offset, bytes) else { return kAudioFileOperationNotSupportedError }
+            layout.magicCookie = bytes
+            return noErr
+        }
         switch container.create(format: layout.format, channelLayout: layout.channelLayout, magicCookie: bytes) {
         case .failure(let e): return e.status
         case .success(let (header, newLayout)):
@@ -233,6 +243,22 @@ final class AudioFileObject: @unchecked Sendable {
             headerDirty = true
             return noErr
         }
+    }
+
+    /// Where the 'kuki' chunk's body starts in a CAF file's header, by walking the chunks before the data.
+    private func cookieOffsetInCAFHeader() -> Int64? {
+        var at: Int64 = 8
+        var header = [UInt8](repeating: 0, count: 12)
+        while at + 12 <= layout.dataOffset {
+            let got = header.withUnsafeMutableBytes { store.read(at: at, count: 12, into: $0.baseAddress!) }
+            guard got == 12 else { return nil }
+            let type = header[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let size = header[4..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            if type == OCAFormat.fourCharCode("kuki") { return at + 12 }
+            guard size >= 0, size <= layout.dataOffset else { return nil }
+            at += 12 + size
+        }
+        return nil
     }
 
     // MARK: Data

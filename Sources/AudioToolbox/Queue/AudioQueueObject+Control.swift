@@ -30,6 +30,7 @@ extension AudioQueueObject {
                 unit = made
                 ioUnit = made
             }
+            if runState == .stopped { enqueueInternalBuffers() }
             deviceRunning.store(true, ordering: .releasing)
             let status = AudioOutputUnitStart(unit!)
             guard status == noErr else {
@@ -66,7 +67,9 @@ extension AudioQueueObject {
         stopDevice()
         returnAllEntries()
         resetDecoder()
+        let wasRecording = runState != .stopped
         runState = .stopped
+        if wasRecording { finishEncodingAfterStop() }
         stopPending.store(false, ordering: .releasing)
         playedOut.store(false, ordering: .releasing)
         sampleTime.store(0, ordering: .releasing)

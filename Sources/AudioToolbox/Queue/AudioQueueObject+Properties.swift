@@ -12,10 +12,11 @@ extension AudioQueueObject {
             .value(kAudioConverterCurrentOutputStreamDescription, { $0.format }),
             .value(kAudioConverterCurrentInputStreamDescription, { $0.format }),
             // Linear PCM: a packet is a frame.
-            .value(kAudioQueueProperty_MaximumOutputPacketSize, { UInt32($0.pcm.bytesPerFrame) }),
+            .value(kAudioQueueProperty_MaximumOutputPacketSize, { UInt32($0.encoding?.encoder.maximumPacketBytes ?? $0.pcm.bytesPerFrame) }),
             .blob(kAudioQueueProperty_MagicCookie, \.magicCookie),
-            // Linear PCM has no encoder cookie: an empty value, as the book's recorder tolerates.
-            AudioQueueProperty(id: kAudioConverterCompressionMagicCookie, get: { _ in .success([]) }, set: nil),
+            // The encoder's cookie when recording a compressed format; linear PCM has none (an empty value, as the
+            // book's recorder tolerates).
+            AudioQueueProperty(id: kAudioConverterCompressionMagicCookie, get: { q in .success(q.encoding?.encoder.magicCookie ?? []) }, set: nil),
             .blob(kAudioQueueProperty_ChannelLayout, \.channelLayout),
             .flag(kAudioQueueProperty_EnableLevelMetering, { $0.meteringEnabled }, set: { q, on in
                 q.meteringEnabled = on

@@ -93,6 +93,8 @@ final class AudioQueueObject: @unchecked Sendable {
     /// Compressed output queues: packets -> the device side's Float32, run on the client's thread as each
     /// buffer is enqueued (codecs may allocate; the device thread only copies decoded frames).
     private(set) var decoder: AudioConverterObject?
+    /// A compressed input queue's encoder and the client buffers it fills.
+    private(set) var encoding: AudioQueueEncoding?
     /// The cookie the decoder was last given.
     private var decoderCookie: [UInt8] = []
     let byteList: UnsafeMutableAudioBufferListPointer
@@ -125,9 +127,21 @@ final class AudioQueueObject: @unchecked Sendable {
 
     /// The device side's PCM for a format, or Apple's status when it cannot be queued:
     /// `kAudioFormatUnsupportedDataFormatError` for deinterleaved PCM and for compressed formats no codec
-    /// decodes (output) — compressed input queues (encoding) are not there yet. A compressed output queue
-    /// plays interleaved Float32 at the stream's rate, decoded as buffers are enqueued.
+    /// decodes (output) or encodes (input). A compressed output queue plays interleaved Float32 at the stream's rate,
+    /// decoded as buffers are enqueued; a compressed input queue records it and encodes on the queue's thread.
     static func validate(_ f: AudioStreamBasicDescription, direction: Direction = .output) -> (PCMFormat?, OSStatus) {
+        if f.mFormatID != kAudioFormatLinearPCM, direction == .input {
+            // Recording a compressed format: Float32 from the device, encoded on the queue's thread.
+            // The device side records the PCM the encoder takes (Float32 for AAC and Opus, integers for ALAC and FLAC).
+            let float = CodecPCMFormat.float32(rate: f.mSampleRate, channels: f.mChannelsPerFrame)
+            guard f.mChannelsPerFrame >= 1, f.mChannelsPerFrame <= 8, f.mSampleRate > 0,
+                  let entry = CodecRegistry.entry(f.mFormatID), let make = entry.makeEncoder,
+                  let complete = entry.completeFormat(f, nil), let encoder = try? make(complete, float),
+                  let pcm = PCMFormat(encoder.pcmFormat), pcm.isInterleaved || pcm.channels == 1 else {
+                return (nil, kAudioFormatUnsupportedDataFormatError)
+            }
+            return (pcm, noErr)
+        }
         if f.mFormatID != kAudioFormatLinearPCM {
             guard direction == .output, CodecRegistry.entry(f.mFormatID)?.makeDecoder != nil, f.mChannelsPerFrame >= 1,
                   f.mChannelsPerFrame <= 64, PCMConverter.checkRates(input: f.mSampleRate, output: f.mSampleRate) == noErr else {
@@ -146,7 +160,14 @@ final class AudioQueueObject: @unchecked Sendable {
          target: AudioQueueCallbackTarget) {
         self.direction = direction
         self.pcm = pcm
-        if let streamFormat, streamFormat.mFormatID != kAudioFormatLinearPCM,
+        if direction == .input, let streamFormat, streamFormat.mFormatID != kAudioFormatLinearPCM,
+           let entry = CodecRegistry.entry(streamFormat.mFormatID), let make = entry.makeEncoder,
+           let complete = entry.completeFormat(streamFormat, nil),
+           let encoder = try? make(complete, CodecPCMFormat.float32(rate: streamFormat.mSampleRate, channels: streamFormat.mChannelsPerFrame)) {
+            encoding = AudioQueueEncoding(encoder: encoder)
+            format = encoder.format
+            magicCookie = encoder.magicCookie ?? []
+        } else if let streamFormat, streamFormat.mFormatID != kAudioFormatLinearPCM,
            case .success(let d) = AudioConverterObject.make(input: streamFormat, output: pcm.description) {
             decoder = d
             // The client's description with the codec's fixed fields filled in.
@@ -199,6 +220,8 @@ final class AudioQueueObject: @unchecked Sendable {
         guard buffers.count < Self.maximumBuffers else { return (nil, kAudioQueueErr_InvalidBuffer) }
         let data = UnsafeMutableRawPointer.allocate(byteCount: max(Int(bytes), 1), alignment: 16)
         memset(data, 0, max(Int(bytes), 1))
+        // A compressed input queue describes what it records: its buffers get room for a packet per 4 bytes.
+        let packets = encoding != nil && packets == 0 ? max(bytes / 4, 16) : packets
         let descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>? = packets > 0 ? .allocate(capacity: Int(packets)) : nil
         let buffer = UnsafeMutablePointer<AudioQueueBuffer>.allocate(capacity: 1)
         buffer.initialize(to: AudioQueueBuffer(mAudioDataBytesCapacity: bytes, mAudioData: data, mAudioDataByteSize: 0, mUserData: nil,
@@ -273,6 +296,12 @@ final class AudioQueueObject: @unchecked Sendable {
                 default: return kAudioQueueErr_InvalidParameter
                 }
             }
+        case .input where encoding != nil:
+            // Packets go in on the queue's thread as the recording is encoded.
+            encoding!.clientBuffers.append(buffer)
+            record.enqueued = true
+            buffers[key] = record
+            return noErr
         case .input:
             entry.end = Int(buffer.pointee.mAudioDataBytesCapacity) / bpf * bpf
             guard entry.end > 0 else { return kAudioQueueErr_InvalidBuffer }
@@ -395,21 +424,31 @@ final class AudioQueueObject: @unchecked Sendable {
     /// Hands finished buffers to the client (on this thread, its run loop or its dispatch queue).
     func deliverCompletions() {
         while let done = completed.pop() {
-            lock.lock()
-            let gone = disposed
-            buffers[UnsafeMutableRawPointer(done.buffer)]?.enqueued = false
-            lock.unlock()
-            if gone { continue }  // no callbacks after an immediate dispose
-            switch target {
-            case .queueThread: callback.call(ref, done)
-            case .dispatchQueue(let queue):
-                queue.async { [self] in callback.call(ref, done) }
-            case .runLoop:
-                lock.lock()
-                runLoopPending.append(done)
-                lock.unlock()
-                runLoopSignal?.signal()
+            if let encoding, encoding.isInternal(done.buffer) {
+                encodeRecorded(done.buffer, with: encoding)
+                continue
             }
+            deliver(done)
+        }
+        finishEncodingIfAsked()
+    }
+
+    /// Hands one finished buffer to the client (on this thread, its run loop or its dispatch queue).
+    func deliver(_ done: AudioQueueCompletion) {
+        lock.lock()
+        let gone = disposed
+        buffers[UnsafeMutableRawPointer(done.buffer)]?.enqueued = false
+        lock.unlock()
+        if gone { return }  // no callbacks after an immediate dispose
+        switch target {
+        case .queueThread: callback.call(ref, done)
+        case .dispatchQueue(let queue):
+            queue.async { [self] in callback.call(ref, done) }
+        case .runLoop:
+            lock.lock()
+            runLoopPending.append(done)
+            lock.unlock()
+            runLoopSignal?.signal()
         }
     }
 
