@@ -110,6 +110,25 @@ import Testing
     }
 
     /// afrecord -t 2 records what is played into the "mic" sink; sox reads the file: 2 s, 16-bit, the tone's level.
+    /// afrecord -d aac: the recording is encoded on its way into a CAF file (AudioToolboxAAC, linked by the tool):
+    /// 2 s exactly, and the tone at its level within AAC's error.
+    @Test func afrecordRecordsAAC() throws {
+        let output = Fixture.tempURL("caf")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(500, seconds: 3, amplitude: 0.4))
+        Thread.sleep(forTimeInterval: 0.3)
+        let r = try Tools.run("afrecord", ["-t", "2", "-d", "aac", output.path])
+        PulseTestServer.stop(player)
+        #expect(r.status == 0, "\(r.stderr)")
+        let info = try Tools.run("afinfo", [output.path])
+        #expect(info.stdout.contains("aac"), "\(info.stdout)")
+        let (format, samples) = try Fixture.readFloat(output)
+        #expect(format.mSampleRate == 44100 && samples.count == 2 * 88200, "\(samples.count / 2) frames")
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+        let amplitude = ToneAnalysis.fit(left[22050...].prefix(22050), frequency: 500, rate: 44100).amplitude
+        #expect(abs(amplitude - 0.4) < 0.03, "amplitude \(amplitude)")
+    }
+
     @Test func afrecordRecordsTheInput() throws {
         let output = Fixture.tempURL("wav")
         defer { try? FileManager.default.removeItem(at: output) }

@@ -159,13 +159,36 @@ if let fileType {
     type = t
 }
 let bigEndianDefault = type == kAudioFileAIFFType
-let flags = dataFormat.map { $0.sameAsSource ? kAudioFormatFlagIsFloat : $0.flags } ?? (kAudioFormatFlagIsSignedInteger | (bigEndianDefault ? kAudioFormatFlagIsBigEndian : 0))
-let bits = dataFormat.map { $0.sameAsSource ? 32 : $0.bits } ?? 16
-guard flags & kAudioFormatFlagIsNonInterleaved == 0 else { fail("files hold interleaved data only") }
-guard streamDescriptions(type, kAudioFormatLinearPCM).contains(where: { entry($0, matches: flags, bits: bits) }) else {
-    fail("data format \(pcmName(flags: flags, bits: bits)) is not valid for file type \(quoted(type)) (see afconvert -hf)")
+var fileFormat: AudioStreamBasicDescription
+if let dataFormat, dataFormat.formatID != kAudioFormatLinearPCM {
+    // A compressed recording (`-d aac`, `-d alac`...): ExtAudioFile encodes what the writer thread hands it.
+    let encodable = globalFormatIDs(kAudioFormatProperty_EncodeFormatIDs)
+    guard encodable.contains(dataFormat.formatID) else {
+        fail("data format \(quoted(dataFormat.formatID)) cannot be encoded: \(describe(kAudioConverterErr_FormatNotSupported)) "
+             + "(encoders: \(encodable.filter { $0 != kAudioFormatLinearPCM }.map(quoted).joined(separator: " ")))")
+    }
+    guard !streamDescriptions(type, dataFormat.formatID).isEmpty else {
+        fail("data format \(quoted(dataFormat.formatID)) is not valid for file type \(quoted(type)): "
+             + "\(describe(kAudioFileUnsupportedDataFormatError)); see afconvert -hf")
+    }
+    fileFormat = AudioStreamBasicDescription()
+    fileFormat.mSampleRate = rate
+    fileFormat.mFormatID = dataFormat.formatID
+    fileFormat.mChannelsPerFrame = channels
+    fileFormat.mFormatFlags = dataFormat.flags
+    if let frames = dataFormat.framesPerPacket { fileFormat.mFramesPerPacket = frames }
+    var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+    let completed = AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &fileFormat)
+    if completed != noErr { fail("can't complete data format \(quoted(dataFormat.formatID)): \(describe(completed))") }
+} else {
+    let flags = dataFormat.map { $0.sameAsSource ? kAudioFormatFlagIsFloat : $0.flags } ?? (kAudioFormatFlagIsSignedInteger | (bigEndianDefault ? kAudioFormatFlagIsBigEndian : 0))
+    let bits = dataFormat.map { $0.sameAsSource ? 32 : $0.bits } ?? 16
+    guard flags & kAudioFormatFlagIsNonInterleaved == 0 else { fail("files hold interleaved data only") }
+    guard streamDescriptions(type, kAudioFormatLinearPCM).contains(where: { entry($0, matches: flags, bits: bits) }) else {
+        fail("data format \(pcmName(flags: flags, bits: bits)) is not valid for file type \(quoted(type)) (see afconvert -hf)")
+    }
+    fileFormat = pcmFormat(rate: rate, channels: channels, flags: flags, bits: bits)
 }
-var fileFormat = pcmFormat(rate: rate, channels: channels, flags: flags, bits: bits)
 // An existing file is replaced only by a finished recording (written beside it, then renamed over it).
 let outputFile: OutputFile
 do { outputFile = try OutputFile(target: outputPath, tool: "afrecord") } catch { fail(error.message) }
