@@ -21,10 +21,12 @@ extension AudioQueueObject {
     /// queue runs, sends the PCM buffer back to the device thread.
     func encodeRecorded(_ buffer: AudioQueueBufferRef, with encoding: AudioQueueEncoding) {
         let frames = Int(buffer.pointee.mAudioDataByteSize) / pcm.bytesPerFrame
-        for done in encoding.encode(buffer.pointee.mAudioData, frames: frames) { deliver(done) }
+        // Under the lock: client threads enqueue into the same buffer list.
         lock.lock()
+        let filled = encoding.encode(buffer.pointee.mAudioData, frames: frames)
         if runState == .running && !encoding.finishPending { pushInternal(buffer) }
         lock.unlock()
+        for done in filled { deliver(done) }
     }
 
     /// The queue's thread: after a Stop, once the PCM it returned is encoded, the encoder's last packets and the
@@ -39,7 +41,10 @@ extension AudioQueueObject {
         while let done = completed.pop() {
             if encoding.isInternal(done.buffer) {
                 let frames = Int(done.buffer.pointee.mAudioDataByteSize) / pcm.bytesPerFrame
-                for filled in encoding.encode(done.buffer.pointee.mAudioData, frames: frames) { deliver(filled) }
+                lock.lock()
+                let filled = encoding.encode(done.buffer.pointee.mAudioData, frames: frames)
+                lock.unlock()
+                for f in filled { deliver(f) }
             } else {
                 deliver(done)
             }
