@@ -5,12 +5,10 @@ import AudioDSP
 /// each with its mix, then the final dry/wet) with Apple's sixteen parameters, and Apple's 22 factory presets by
 /// name and number (kAudioUnitProperty_FactoryPresets / PresentPreset); the presets' values are ours, as Apple does
 /// not publish its own.
-final class AUDistortion: AUKernelEffect, @unchecked Sendable {
+final class AUDistortion: AUSingleKernelEffect<DistortionKernel>, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Distortion,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-
-    private var kernel: DistortionKernel?
 
     override init(component: AudioComponentEntry) {
         super.init(component: component)
@@ -45,39 +43,22 @@ final class AUDistortion: AUKernelEffect, @unchecked Sendable {
 
     override func applyFactoryPreset(_ number: Int32) -> OSStatus {
         guard let preset = DistortionPreset.factory(number: Int(number)) else { return kAudioUnitErr_InvalidPropertyValue }
-        for p in DistortionParameter.allCases {
-            if let (table, i) = parameterSlot(AudioUnitParameterID(p.rawValue), kAudioUnitScope_Global, 0) {
-                table.setValue(at: i, Float(preset[p]))
-            }
-        }
+        for p in DistortionParameter.allCases { storeValue(AudioUnitParameterID(p.rawValue), Float(preset[p])) }
         currentPreset = (number, preset.name)
         return noErr
     }
 
     override var tailTime: Double? { min(kernel?.tailTime ?? 0.5, 60) }
 
-    override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = DistortionKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
-        push()
-        kernel?.settle()
-        return true
+    override func newKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> DistortionKernel {
+        DistortionKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
     }
 
-    override func releaseKernel() { kernel = nil }
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
-
-    private func push() {
-        guard let kernel else { return }
+    override func pushParameters(to kernel: DistortionKernel) {
         // By raw value: allCases builds an array, which the render thread must not.
         for raw in 0..<16 {
             guard let p = DistortionParameter(rawValue: raw) else { continue }
             kernel.setParameter(p, Double(value(AudioUnitParameterID(raw))))
         }
-    }
-
-    override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                          channels: Int, frames: Int) {
-        push()
-        kernel?.process(input: input, output: output, channels: channels, frames: frames)
     }
 }

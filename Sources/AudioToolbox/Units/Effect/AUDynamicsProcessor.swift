@@ -6,12 +6,10 @@ import AudioDSP
 /// 0.01-3 s (0.05), overall gain -40-40 dB (0). Read-only meters after each render: CompressionAmount (the gain
 /// reduction, positive dB, as Apple's multiband unit reports it), InputAmplitude and OutputAmplitude (dB). The
 /// level is an RMS detector calibrated so a sine's reading is its peak in dBFS.
-final class AUDynamicsProcessor: AUKernelEffect, @unchecked Sendable {
+final class AUDynamicsProcessor: AUSingleKernelEffect<DynamicsProcessorKernel>, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_DynamicsProcessor,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-
-    private var kernel: DynamicsProcessorKernel?
 
     override init(component: AudioComponentEntry) {
         super.init(component: component)
@@ -37,18 +35,11 @@ final class AUDynamicsProcessor: AUKernelEffect, @unchecked Sendable {
 
     override var tailTime: Double? { Double(value(kDynamicsProcessorParam_ReleaseTime)) }
 
-    override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = DynamicsProcessorKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
-        push()
-        kernel?.settle()
-        return true
+    override func newKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> DynamicsProcessorKernel {
+        DynamicsProcessorKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
     }
 
-    override func releaseKernel() { kernel = nil }
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
-
-    private func push() {
-        guard let kernel else { return }
+    override func pushParameters(to kernel: DynamicsProcessorKernel) {
         kernel.setThreshold(Double(value(kDynamicsProcessorParam_Threshold)))
         kernel.setHeadRoom(Double(value(kDynamicsProcessorParam_HeadRoom)))
         kernel.setExpansion(ratio: Double(value(kDynamicsProcessorParam_ExpansionRatio)),
@@ -58,13 +49,9 @@ final class AUDynamicsProcessor: AUKernelEffect, @unchecked Sendable {
         kernel.setOverallGain(Double(value(kDynamicsProcessorParam_OverallGain)))
     }
 
-    override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                          channels: Int, frames: Int) {
-        push()
-        guard let kernel else { return }
-        kernel.process(input: input, output: output, channels: channels, frames: frames)
-        setMeter(kDynamicsProcessorParam_CompressionAmount, kernel.compressionAmount)
-        setMeter(kDynamicsProcessorParam_InputAmplitude, kernel.inputAmplitude)
-        setMeter(kDynamicsProcessorParam_OutputAmplitude, kernel.outputAmplitude)
+    override func kernelDidProcess(_ kernel: DynamicsProcessorKernel) {
+        storeValue(kDynamicsProcessorParam_CompressionAmount, kernel.compressionAmount)
+        storeValue(kDynamicsProcessorParam_InputAmplitude, kernel.inputAmplitude)
+        storeValue(kDynamicsProcessorParam_OutputAmplitude, kernel.outputAmplitude)
     }
 }

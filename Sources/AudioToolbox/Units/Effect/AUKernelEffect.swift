@@ -1,8 +1,8 @@
 /// Base of the effects whose DSP is one AudioDSP kernel object (delay, reverbs, dynamics, distortion, roger beep):
 /// defines the subclass's global parameters (Nyquist-bound ranges follow the rate), has the subclass build its
 /// kernel at initialize for the rate, channel count and MaximumFramesPerSlice, and hands each render's channel
-/// pointers to `process`, where the subclass passes the current parameter values to the kernel (which glides
-/// them itself) and runs it. Meters are read-only parameters the subclass stores after processing.
+/// pointers to `process`. Most subclasses are AUSingleKernelEffect's; AUPitch drives its processor itself. Meters are
+/// read-only parameters the subclass stores after processing.
 class AUKernelEffect: AUEffectBase, @unchecked Sendable {
     /// The unit's global parameters (subclasses).
     func effectParameters() -> [EffectParameter] { [] }
@@ -17,6 +17,10 @@ class AUKernelEffect: AUEffectBase, @unchecked Sendable {
     private var inputPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var outputPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var channelCount = 0
+    // The settable parameters and the values last handed to the kernel (`parametersChanged`).
+    private var watchedIDs: UnsafeMutablePointer<AudioUnitParameterID>?
+    private var lastValues: UnsafeMutablePointer<Float>?
+    private var watchedCount = 0
 
     override init(component: AudioComponentEntry) {
         super.init(component: component)
@@ -34,6 +38,12 @@ class AUKernelEffect: AUEffectBase, @unchecked Sendable {
         guard status == noErr else { return status }
         releasePointers()
         releaseKernel()
+        let watched = effectParameters().filter { !$0.flags.contains(.flag_MeterReadOnly) }.map(\.id)
+        watchedCount = watched.count
+        watchedIDs = .allocate(capacity: max(watchedCount, 1))
+        watchedIDs!.initialize(from: watched, count: watchedCount)
+        lastValues = .allocate(capacity: max(watchedCount, 1))
+        lastValues!.initialize(repeating: .nan, count: max(watchedCount, 1))
         channelCount = Int(outputs[0].format.mChannelsPerFrame)
         guard makeKernel(sampleRate: outputs[0].format.mSampleRate, maximumFrames: Int(maxFramesPerSlice), channels: channelCount) else {
             return kAudioUnitErr_FormatNotSupported
@@ -53,6 +63,23 @@ class AUKernelEffect: AUEffectBase, @unchecked Sendable {
     private func releasePointers() {
         inputPointers?.deallocate(); inputPointers = nil
         outputPointers?.deallocate(); outputPointers = nil
+        watchedIDs?.deallocate(); watchedIDs = nil
+        lastValues?.deallocate(); lastValues = nil
+    }
+
+    /// Whether a settable parameter changed since the last call (true on the first), remembering the values.
+    /// Render thread: reads and compares, no allocation.
+    func parametersChanged() -> Bool {
+        guard let watchedIDs, let lastValues else { return true }
+        var changed = false
+        for k in 0..<watchedCount {
+            let v = value(watchedIDs[k])
+            if v != lastValues[k] {
+                lastValues[k] = v
+                changed = true
+            }
+        }
+        return changed
     }
 
     override func applyEffect(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
@@ -73,9 +100,10 @@ class AUKernelEffect: AUEffectBase, @unchecked Sendable {
     @inline(__always)
     func value(_ id: AudioUnitParameterID) -> Float { parameterValue(id, kAudioUnitScope_Global, 0) }
 
-    /// Stores a read-only meter parameter's value (render thread: an atomic store).
+    /// Stores global parameter `id`'s value: a read-only meter after a render (an atomic store, fine on the render
+    /// thread), or the values a property such as a room type sets.
     @inline(__always)
-    func setMeter(_ id: AudioUnitParameterID, _ v: Float) {
+    func storeValue(_ id: AudioUnitParameterID, _ v: Float) {
         if let (table, i) = parameterSlot(id, kAudioUnitScope_Global, 0) { table.setValue(at: i, v) }
     }
 }

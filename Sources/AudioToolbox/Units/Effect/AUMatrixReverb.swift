@@ -6,12 +6,11 @@ import AudioDSP
 /// spread by LargeDensity and LargeDelayRange and pre-delayed by PreDelay + LargeDelay, modulation rotating its
 /// output taps, SmallLargeMix and DryWetMix as equal-power crossfades. kAudioUnitProperty_ReverbRoomType sets the
 /// large part and the sizes from a room (ReverbRoomPreset's values, ours: Apple does not publish its own).
-final class AUMatrixReverb: AUKernelEffect, @unchecked Sendable {
+final class AUMatrixReverb: AUSingleKernelEffect<MatrixReverbKernel>, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_MatrixReverb,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 
-    private var kernel: MatrixReverbKernel?
     private var roomType = UInt32(AUReverbRoomType.reverbRoomType_MediumHall.rawValue)
 
     override init(component: AudioComponentEntry) {
@@ -40,13 +39,13 @@ final class AUMatrixReverb: AUKernelEffect, @unchecked Sendable {
     /// The parameters a room sets.
     private func apply(_ room: ReverbRoomPreset) {
         let p = room.applied(to: parameters())
-        store(kReverbParam_LargeSize, p.largeSize)
-        store(kReverbParam_LargeBrightness, p.largeBrightness)
-        store(kReverbParam_LargeDensity, p.largeDensity)
-        store(kReverbParam_LargeDelayRange, p.largeDelayRange)
-        store(kReverbParam_PreDelay, p.preDelay)
-        store(kReverbParam_LargeDelay, p.largeDelay)
-        store(kReverbParam_SmallSize, p.smallSize)
+        storeValue(kReverbParam_LargeSize, Float(p.largeSize))
+        storeValue(kReverbParam_LargeBrightness, Float(p.largeBrightness))
+        storeValue(kReverbParam_LargeDensity, Float(p.largeDensity))
+        storeValue(kReverbParam_LargeDelayRange, Float(p.largeDelayRange))
+        storeValue(kReverbParam_PreDelay, Float(p.preDelay))
+        storeValue(kReverbParam_LargeDelay, Float(p.largeDelay))
+        storeValue(kReverbParam_SmallSize, Float(p.smallSize))
     }
 
     /// The current parameter values as the kernel takes them.
@@ -69,31 +68,18 @@ final class AUMatrixReverb: AUKernelEffect, @unchecked Sendable {
         return p
     }
 
-    private func store(_ id: AudioUnitParameterID, _ v: Double) {
-        if let (table, i) = parameterSlot(id, kAudioUnitScope_Global, 0) { table.setValue(at: i, Float(v)) }
-    }
 
     /// The RT60 at low frequencies the current parameters give (LargeSize).
     var lowDecay: Double { Double(value(kReverbParam_LargeSize)) }
 
     override var tailTime: Double? { kernel?.tailTime ?? lowDecay + 0.2 }
 
-    override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = MatrixReverbKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
-        push()
-        kernel?.reset()  // lands every glide on the first parameters
-        return true
+    override func newKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> MatrixReverbKernel {
+        MatrixReverbKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
     }
 
-    override func releaseKernel() { kernel = nil }
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
-
-    private func push() { kernel?.setParameters(parameters()) }
-
-    override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                          channels: Int, frames: Int) {
-        push()
-        kernel?.process(input: input, output: output, channels: channels, frames: frames)
+    override func pushParameters(to kernel: MatrixReverbKernel) {
+        kernel.setParameters(parameters())
     }
 
     override class var propertyRows: [AUProperty] {

@@ -4,12 +4,10 @@ import AudioDSP
 /// Linkwitz-Riley crossovers whose bands sum flat, each band on the dynamics processor's curve) with Apple's 19
 /// parameters and defaults and its twelve read-only meters (per band: compression amount in positive dB, input and
 /// output levels in dB).
-final class AUMultibandCompressor: AUKernelEffect, @unchecked Sendable {
+final class AUMultibandCompressor: AUSingleKernelEffect<MultibandCompressorKernel>, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_MultiBandCompressor,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-
-    private var kernel: MultibandCompressorKernel?
 
     override init(component: AudioComponentEntry) {
         super.init(component: component)
@@ -55,18 +53,11 @@ final class AUMultibandCompressor: AUKernelEffect, @unchecked Sendable {
 
     override var tailTime: Double? { kernel?.tailSeconds ?? Double(value(kMultibandCompressorParam_ReleaseTime)) }
 
-    override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = MultibandCompressorKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
-        push()
-        kernel?.settle()
-        return true
+    override func newKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> MultibandCompressorKernel {
+        MultibandCompressorKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
     }
 
-    override func releaseKernel() { kernel = nil }
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
-
-    private func push() {
-        guard let kernel else { return }
+    override func pushParameters(to kernel: MultibandCompressorKernel) {
         kernel.setPreGain(Double(value(kMultibandCompressorParam_Pregain)))
         kernel.setPostGain(Double(value(kMultibandCompressorParam_Postgain)))
         for k in 0..<3 { kernel.setCrossover(Double(value(kMultibandCompressorParam_Crossover1 + AudioUnitParameterID(k))), index: k) }
@@ -80,16 +71,12 @@ final class AUMultibandCompressor: AUKernelEffect, @unchecked Sendable {
         kernel.setRelease(Double(value(kMultibandCompressorParam_ReleaseTime)))
     }
 
-    override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                          channels: Int, frames: Int) {
-        push()
-        guard let kernel else { return }
-        kernel.process(input: input, output: output, channels: channels, frames: frames)
+    override func kernelDidProcess(_ kernel: MultibandCompressorKernel) {
         for b in 0..<4 {
             let n = AudioUnitParameterID(b) * 1000
-            setMeter(kMultibandCompressorParam_CompressionAmount1 + n, kernel.compressionAmount(band: b))
-            setMeter(kMultibandCompressorParam_InputAmplitude1 + n, kernel.inputAmplitude(band: b))
-            setMeter(kMultibandCompressorParam_OutputAmplitude1 + n, kernel.outputAmplitude(band: b))
+            storeValue(kMultibandCompressorParam_CompressionAmount1 + n, kernel.compressionAmount(band: b))
+            storeValue(kMultibandCompressorParam_InputAmplitude1 + n, kernel.inputAmplitude(band: b))
+            storeValue(kMultibandCompressorParam_OutputAmplitude1 + n, kernel.outputAmplitude(band: b))
         }
     }
 }

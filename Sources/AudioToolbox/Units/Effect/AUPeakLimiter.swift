@@ -3,12 +3,10 @@ import AudioDSP
 /// AUPeakLimiter (`'aufx' 'lmtr' 'appl'`): AudioDSP's look-ahead PeakLimiterKernel with Apple's parameters: attack
 /// 0.001-0.03 s (0.012; also the look-ahead, reported as Latency), decay 0.001-0.06 s (0.024), pre-gain -40-40 dB
 /// (0). The ceiling is full scale: after the attack time no output sample's magnitude exceeds 1.
-final class AUPeakLimiter: AUKernelEffect, @unchecked Sendable {
+final class AUPeakLimiter: AUSingleKernelEffect<PeakLimiterKernel>, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_PeakLimiter,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-
-    private var kernel: PeakLimiterKernel?
 
     override init(component: AudioComponentEntry) {
         super.init(component: component)
@@ -27,26 +25,13 @@ final class AUPeakLimiter: AUKernelEffect, @unchecked Sendable {
     }
     override var tailTime: Double? { latency + Double(value(kLimiterParam_DecayTime)) }
 
-    override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = PeakLimiterKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
-        push()
-        kernel?.settle()
-        return true
+    override func newKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> PeakLimiterKernel {
+        PeakLimiterKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
     }
 
-    override func releaseKernel() { kernel = nil }
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
-
-    private func push() {
-        guard let kernel else { return }
+    override func pushParameters(to kernel: PeakLimiterKernel) {
         kernel.setAttack(Double(value(kLimiterParam_AttackTime)))
         kernel.setDecay(Double(value(kLimiterParam_DecayTime)))
         kernel.setPreGain(Double(value(kLimiterParam_PreGain)))
-    }
-
-    override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                          channels: Int, frames: Int) {
-        push()
-        kernel?.process(input: input, output: output, channels: channels, frames: frames)
     }
 }

@@ -5,12 +5,11 @@ import AudioDSP
 /// parameters (dry/wet 0-100 % default 100, gain -20-20 dB, min/max delay 0.0001-1 s defaults 0.008/0.050, decay at
 /// 0 Hz and at Nyquist 0.001-20 s defaults 1.0/0.5, randomize reflections 1-1000). kAudioUnitProperty_ReverbRoomType
 /// sets the delay and decay parameters from one of Apple's room types (ReverbRoomPreset's values, ours).
-final class AUReverb2: AUKernelEffect, @unchecked Sendable {
+final class AUReverb2: AUSingleKernelEffect<Reverb2Kernel>, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Reverb2,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 
-    private var kernel: Reverb2Kernel?
     private var roomType: UInt32 = 0
 
     override init(component: AudioComponentEntry) {
@@ -32,31 +31,16 @@ final class AUReverb2: AUKernelEffect, @unchecked Sendable {
         Double(max(value(kReverb2Param_DecayTimeAt0Hz), value(kReverb2Param_DecayTimeAtNyquist)) + value(kReverb2Param_MaxDelayTime))
     }
 
-    override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = Reverb2Kernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
-        push()
-        kernel?.reset()  // lands every glide on the first parameters
-        return true
+    override func newKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Reverb2Kernel {
+        Reverb2Kernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
     }
 
-    override func releaseKernel() { kernel = nil }
-
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
-
-    /// Hands the parameters to the kernel (which only recomputes what changed).
-    private func push() {
-        guard let kernel else { return }
+    override func pushParameters(to kernel: Reverb2Kernel) {
         kernel.setDryWetMix(Double(value(kReverb2Param_DryWetMix)))
         kernel.setGain(Double(value(kReverb2Param_Gain)))
         kernel.setDelayTimes(minimum: Double(value(kReverb2Param_MinDelayTime)), maximum: Double(value(kReverb2Param_MaxDelayTime)),
                              randomizeReflections: Int(value(kReverb2Param_RandomizeReflections)))
         kernel.setDecayTimes(at0Hz: Double(value(kReverb2Param_DecayTimeAt0Hz)), atNyquist: Double(value(kReverb2Param_DecayTimeAtNyquist)))
-    }
-
-    override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                          channels: Int, frames: Int) {
-        push()
-        kernel?.process(input: input, output: output, channels: channels, frames: frames)
     }
 
     override class var propertyRows: [AUProperty] {
@@ -66,16 +50,12 @@ final class AUReverb2: AUKernelEffect, @unchecked Sendable {
                    set: { unit, _, _, type in
                        guard let room = ReverbRoomPreset(roomType: Int(type)) else { return kAudioUnitErr_InvalidPropertyValue }
                        unit.roomType = type
-                       unit.store(kReverb2Param_DecayTimeAt0Hz, room.decayTimeAt0Hz)
-                       unit.store(kReverb2Param_DecayTimeAtNyquist, room.decayTimeAtNyquist)
-                       unit.store(kReverb2Param_MinDelayTime, room.minDelayTime)
-                       unit.store(kReverb2Param_MaxDelayTime, room.maxDelayTime)
+                       unit.storeValue(kReverb2Param_DecayTimeAt0Hz, Float(room.decayTimeAt0Hz))
+                       unit.storeValue(kReverb2Param_DecayTimeAtNyquist, Float(room.decayTimeAtNyquist))
+                       unit.storeValue(kReverb2Param_MinDelayTime, Float(room.minDelayTime))
+                       unit.storeValue(kReverb2Param_MaxDelayTime, Float(room.maxDelayTime))
                        return noErr
                    }),
         ]
-    }
-
-    func store(_ id: AudioUnitParameterID, _ v: Double) {
-        if let (table, i) = parameterSlot(id, kAudioUnitScope_Global, 0) { table.setValue(at: i, Float(v)) }
     }
 }

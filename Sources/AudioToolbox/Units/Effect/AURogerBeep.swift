@@ -5,12 +5,10 @@ import AudioDSP
 /// for the out-gate time, a 200 ms "roger" beep (type 0: 1 kHz; 1: 800 Hz then 1.2 kHz; 2: a 600 Hz-2.4 kHz chirp) is
 /// mixed in at the roger gain. Sensitivity 0/1/2 sets the level window (50/20/5 ms). Apple's parameters and defaults;
 /// the reading of them is ours, as Apple documents only their names and ranges.
-final class AURogerBeep: AUKernelEffect, @unchecked Sendable {
+final class AURogerBeep: AUSingleKernelEffect<RogerBeepKernel>, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_RogerBeep,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-
-    private var kernel: RogerBeepKernel?
 
     override init(component: AudioComponentEntry) {
         super.init(component: component)
@@ -31,18 +29,11 @@ final class AURogerBeep: AUKernelEffect, @unchecked Sendable {
 
     override var tailTime: Double? { kernel?.tailTime ?? 2.2 }
 
-    override func makeKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> Bool {
-        kernel = RogerBeepKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
-        push()
-        kernel?.settle()
-        return true
+    override func newKernel(sampleRate: Double, maximumFrames: Int, channels: Int) -> RogerBeepKernel {
+        RogerBeepKernel(sampleRate: sampleRate, maximumFrames: maximumFrames, channels: channels)
     }
 
-    override func releaseKernel() { kernel = nil }
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
-
-    private func push() {
-        guard let kernel else { return }
+    override func pushParameters(to kernel: RogerBeepKernel) {
         kernel.setInGateThreshold(Double(value(kRogerBeepParam_InGateThreshold)))
         kernel.setInGateThresholdTime(Double(value(kRogerBeepParam_InGateThresholdTime)))
         kernel.setOutGateThreshold(Double(value(kRogerBeepParam_OutGateThreshold)))
@@ -50,11 +41,5 @@ final class AURogerBeep: AUKernelEffect, @unchecked Sendable {
         kernel.setSensitivity(Int(value(kRogerBeepParam_Sensitivity)))
         kernel.setRogerType(Int(value(kRogerBeepParam_RogerType)))
         kernel.setRogerGain(Double(value(kRogerBeepParam_RogerGain)))
-    }
-
-    override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
-                          channels: Int, frames: Int) {
-        push()
-        kernel?.process(input: input, output: output, channels: channels, frames: frames)
     }
 }
