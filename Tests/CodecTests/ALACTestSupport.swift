@@ -4,51 +4,15 @@ import Testing
 
 /// Helpers shared by the tests: external tools, temporary files, WAV parsing, whole-stream coding.
 enum ALACTestSupport {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
+    // Tools are found and run by the FLAC tests' support (the same target).
+    typealias Failure = TestSupport.Failure
 
     /// The absolute path of `name` on PATH; a missing tool fails the calling test (never a skip).
-    static func tool(_ name: String) throws -> String {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        for dir in dirs + ["/usr/bin", "/usr/local/bin", "/bin"] {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        throw Failure(description: "required tool \(name) is not installed")
-    }
+    static func tool(_ name: String) throws -> String { try TestSupport.tool(name) }
 
     /// Runs `name` with `arguments` and returns its standard output; throws on a non-zero exit.
     @discardableResult
-    static func run(_ name: String, _ arguments: [String]) throws -> Data {
-        // Output goes to files, not pipes: a full pipe would block the tool while we wait for it.
-        let dir = FileManager.default.temporaryDirectory
-        let outURL = dir.appendingPathComponent("alac-tool-\(UUID().uuidString).out")
-        let errURL = dir.appendingPathComponent("alac-tool-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try tool(name))
-        process.arguments = arguments
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try? out.close()
-        try? err.close()
-        guard process.terminationStatus == 0 else {
-            let message = (try? Data(contentsOf: errURL)) ?? Data()
-            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): "
-                + String(decoding: message.suffix(2000), as: UTF8.self))
-        }
-        return try Data(contentsOf: outURL)
-    }
+    static func run(_ name: String, _ arguments: [String]) throws -> Data { try TestSupport.run(name, arguments) }
 
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> URL {

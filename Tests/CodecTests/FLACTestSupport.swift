@@ -11,7 +11,7 @@ enum TestSupport {
     /// The absolute path of `tool` on PATH; a missing tool fails the calling test.
     static func tool(_ name: String) throws -> String {
         let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for dir in dirs + ["/usr/bin", "/usr/local/bin"] {
+        for dir in dirs + ["/usr/bin", "/usr/local/bin", "/bin"] {
             let path = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
