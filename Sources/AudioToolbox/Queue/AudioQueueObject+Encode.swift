@@ -37,18 +37,9 @@ extension AudioQueueObject {
         let asked = encoding.finishPending
         lock.unlock()
         guard asked else { return }
-        // Stop pushed the returned PCM before raising the flag (under the lock): encode whatever is left of it.
-        while let done = completed.pop() {
-            if encoding.isInternal(done.buffer) {
-                let frames = Int(done.buffer.pointee.mAudioDataByteSize) / pcm.bytesPerFrame
-                lock.lock()
-                let filled = encoding.encode(done.buffer.pointee.mAudioData, frames: frames)
-                lock.unlock()
-                for f in filled { deliver(f) }
-            } else {
-                deliver(done)
-            }
-        }
+        // Stop pushed the returned PCM before raising the flag (under the lock): encode whatever is left of it (the
+        // queue is stopped, so the PCM buffers are not sent back to the device).
+        while let done = completed.pop() { handleCompletion(done) }
         lock.lock()
         let finishing = encoding.finishPending
         encoding.finishPending = false

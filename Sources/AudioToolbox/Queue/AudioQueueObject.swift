@@ -423,14 +423,17 @@ final class AudioQueueObject: @unchecked Sendable {
 
     /// Hands finished buffers to the client (on this thread, its run loop or its dispatch queue).
     func deliverCompletions() {
-        while let done = completed.pop() {
-            if let encoding, encoding.isInternal(done.buffer) {
-                encodeRecorded(done.buffer, with: encoding)
-                continue
-            }
+        while let done = completed.pop() { handleCompletion(done) }
+        finishEncodingIfAsked()
+    }
+
+    /// One finished buffer: the queue's own PCM buffer of a compressed recording is encoded, a client's delivered.
+    func handleCompletion(_ done: AudioQueueCompletion) {
+        if let encoding, encoding.isInternal(done.buffer) {
+            encodeRecorded(done.buffer, with: encoding)
+        } else {
             deliver(done)
         }
-        finishEncodingIfAsked()
     }
 
     /// Hands one finished buffer to the client (on this thread, its run loop or its dispatch queue).
