@@ -6,7 +6,7 @@ import Testing
 
 /// AUSpeechSynthesis and the Speech Synthesis Manager calls: the book's chapter 7 speech graph (speech unit ->
 /// AUMatrixReverb -> output), rendered offline through GenericOutput.
-@Suite struct SpeechSynthesisTests {
+@Suite(.serialized) struct SpeechSynthesisTests {  // SpeechBusy counts every channel in the process
     static let rate = 44100.0
     static let format = OCAFormat.canonical(sampleRate: 44100, channels: 2)
 
