@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoreAudio", targets: ["CoreAudio"]),
         .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
         .library(name: "AudioUnit", targets: ["AudioUnit"]),
+        .library(name: "AVFAudio", targets: ["AVFAudio"]),
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "ApplicationServices", targets: ["ApplicationServices"]),
         .library(name: "AudioToolboxAAC", targets: ["AudioToolboxAAC"]),
@@ -78,8 +79,11 @@ let package = Package(
         // module carries it, with the speech unit's constants; speaks through AUSpeechSynthesis.
         .target(name: "CApplicationServices", dependencies: ["CCoreAudioTypes"]),
         .target(name: "ApplicationServices", dependencies: ["AudioToolbox", "CApplicationServices"]),
-        // The umbrella most client code imports: re-exports AudioToolbox, CoreAudio and Foundation (AVFAudio later).
-        .target(name: "AVFoundation", dependencies: ["AudioToolbox", "CoreAudio", "CoreAudioTypes"]),
+        // AVAudioEngine and its nodes, AVAudioFile, AVAudioPCMBuffer, AVAudioConverter: Apple's classes on the units and
+        // services above (public API only, as Apple's AVFAudio sits on AudioToolbox).
+        .target(name: "AVFAudio", dependencies: ["AudioToolbox", "CoreAudio", "CoreAudioTypes"]),
+        // The umbrella most client code imports: re-exports AVFAudio, AudioToolbox, CoreAudio and Foundation.
+        .target(name: "AVFoundation", dependencies: ["AVFAudio", "AudioToolbox", "CoreAudio", "CoreAudioTypes"]),
 
         .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/sine-demo"),
         // What the tools share (format and error text in Apple's style); not a product.
@@ -109,6 +113,7 @@ let package = Package(
         // The speech engine against the espeak-ng tool; speech-say runs it in a fresh process.
         .executableTarget(name: "speech-say", dependencies: ["OCASpeech"], path: "Tests/SpeechSay"),
         .testTarget(name: "SpeechEngineTests", dependencies: ["OCASpeech", "speech-say"]),
+        .testTarget(name: "AVFAudioTests", dependencies: ["AVFoundation", "AudioToolboxAAC", "DeviceTestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises"]),
     ]
 )

@@ -1,8 +1,9 @@
-// The AVFoundation umbrella, as client code imports it on Apple's platforms: it re-exports AudioToolbox,
-// CoreAudio, CoreAudioTypes and Foundation. AVFAudio (AVAudioEngine, AVAudioFile, ...) joins it when that
-// module exists (issue 18); CoreMIDI when it does.
+// The AVFoundation umbrella, as client code imports it on Apple's platforms: it re-exports AVFAudio
+// (AVAudioEngine, AVAudioFile, ...), AudioToolbox, CoreAudio, CoreAudioTypes and Foundation. CoreMIDI joins it
+// when that module exists.
 //
-// Threading: that of the modules it re-exports (AudioToolbox's Exports.swift states it).
+// Threading: that of the modules it re-exports (AudioToolbox's Exports.swift states it; AVFAudio's Exports.swift).
+@_exported import AVFAudio
 @_exported import AudioToolbox
 @_exported import CoreAudio
 @_exported import CoreAudioTypes
