@@ -49,6 +49,18 @@ public func AUGraphAddNode(_ inGraph: AUGraph, _ inDescription: UnsafePointer<Au
     }
 }
 
+/// Not Apple API: adds a node for a unit the caller made (AVAudioEngine's nodes own their units, so they can be
+/// configured before they are attached). The graph initializes and uninitializes it but never disposes of it.
+@discardableResult
+package func AUGraphAddExistingUnit(_ inGraph: AUGraph, _ inUnit: AudioUnit, _ outNode: UnsafeMutablePointer<AUNode>) -> OSStatus {
+    withGraph(inGraph) { g in
+        switch g.addNode(existing: inUnit) {
+        case .success(let node): outNode.pointee = node; return noErr
+        case .failure(let e): return e.status
+        }
+    }
+}
+
 /// Apple's `AUGraphRemoveNode`: removes a node and its connections (disposing its unit when open).
 @discardableResult
 public func AUGraphRemoveNode(_ inGraph: AUGraph, _ inNode: AUNode) -> OSStatus {

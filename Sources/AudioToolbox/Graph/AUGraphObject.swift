@@ -15,6 +15,8 @@ final class AUGraphObject: @unchecked Sendable {
         var unit: AudioUnit?
         /// Whether the graph has initialized this node's unit (or subgraph).
         var initialized = false
+        /// A unit the client made and keeps (AVAudioEngine's nodes): the graph never disposes of it.
+        var external = false
         let subgraph: AUGraphObject?
 
         init(id: AUNode, description: AudioComponentDescription, subgraph: AUGraphObject? = nil) {
@@ -132,6 +134,23 @@ final class AUGraphObject: @unchecked Sendable {
         return .success(node.id)
     }
 
+    /// Adds a node for a unit the caller made and keeps owning.
+    func addNode(existing unit: AudioUnit) -> Result<AUNode, OSStatusError> {
+        let component = AudioComponentInstanceGetComponent(unit)
+        var description = AudioComponentDescription()
+        AudioComponentGetDescription(component, &description)
+        let node = Node(id: nextNodeID, description: description)
+        if node.isOutput && outputNode != nil { return .failure(OSStatusError(kAUGraphErr_OutputNodeErr)) }
+        node.unit = unit
+        node.external = true
+        if node.isOutput {
+            for (proc, refCon) in renderNotifies { AudioUnitAddRenderNotify(unit, proc, refCon) }
+        }
+        nextNodeID += 1
+        nodes.append(node)
+        return .success(node.id)
+    }
+
     func addSubgraphNode() -> AUNode {
         let child = AUGraphObject()
         child.parent = self
@@ -188,6 +207,12 @@ final class AUGraphObject: @unchecked Sendable {
         }
         if let unit = node.unit {
             if node.initialized { AudioUnitUninitialize(unit) }
+            if node.external {
+                // The client's unit: uninitialized, never disposed; kept while the node exists.
+                if destroy { node.unit = nil }
+                node.initialized = false
+                return
+            }
             AudioComponentInstanceDispose(unit)
         }
         node.unit = nil

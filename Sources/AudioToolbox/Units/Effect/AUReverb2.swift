@@ -43,19 +43,34 @@ final class AUReverb2: AUSingleKernelEffect<Reverb2Kernel>, @unchecked Sendable 
         kernel.setDecayTimes(at0Hz: Double(value(kReverb2Param_DecayTimeAt0Hz)), atNyquist: Double(value(kReverb2Param_DecayTimeAtNyquist)))
     }
 
+    /// The room types as factory presets, with the names Apple's AUReverb2 lists (AVAudioUnitReverb's presets load these).
+    override var factoryPresets: [(number: Int32, name: String)]? {
+        ["Small Room", "Medium Room", "Large Room", "Medium Hall", "Large Hall", "Plate", "Medium Chamber", "Large Chamber",
+         "Cathedral", "Large Room 2", "Medium Hall 2", "Medium Hall 3", "Large Hall 2"].enumerated().map { (Int32($0.offset), $0.element) }
+    }
+
+    override func applyFactoryPreset(_ number: Int32) -> OSStatus {
+        guard number >= 0, applyRoom(UInt32(number)) else { return kAudioUnitErr_InvalidPropertyValue }
+        currentPreset = (number, factoryPresets![Int(number)].name)
+        return noErr
+    }
+
+    /// Sets the delay and decay parameters from a room type; false for an unknown one.
+    private func applyRoom(_ type: UInt32) -> Bool {
+        guard let room = ReverbRoomPreset(roomType: Int(type)) else { return false }
+        roomType = type
+        storeValue(kReverb2Param_DecayTimeAt0Hz, Float(room.decayTimeAt0Hz))
+        storeValue(kReverb2Param_DecayTimeAtNyquist, Float(room.decayTimeAtNyquist))
+        storeValue(kReverb2Param_MinDelayTime, Float(room.minDelayTime))
+        storeValue(kReverb2Param_MaxDelayTime, Float(room.maxDelayTime))
+        return true
+    }
+
     override class var propertyRows: [AUProperty] {
         super.propertyRows + [
             .value(kAudioUnitProperty_ReverbRoomType, UInt32.self, of: AUReverb2.self, place: AUProperty.global, writable: .always,
                    get: { unit, _, _ in unit.roomType },
-                   set: { unit, _, _, type in
-                       guard let room = ReverbRoomPreset(roomType: Int(type)) else { return kAudioUnitErr_InvalidPropertyValue }
-                       unit.roomType = type
-                       unit.storeValue(kReverb2Param_DecayTimeAt0Hz, Float(room.decayTimeAt0Hz))
-                       unit.storeValue(kReverb2Param_DecayTimeAtNyquist, Float(room.decayTimeAtNyquist))
-                       unit.storeValue(kReverb2Param_MinDelayTime, Float(room.minDelayTime))
-                       unit.storeValue(kReverb2Param_MaxDelayTime, Float(room.maxDelayTime))
-                       return noErr
-                   }),
+                   set: { unit, _, _, type in unit.applyRoom(type) ? noErr : kAudioUnitErr_InvalidPropertyValue }),
         ]
     }
 }

@@ -96,6 +96,24 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
 
     override func isElementCountWritable(_ scope: AudioUnitScope) -> Bool { scope == kAudioUnitScope_Input }
 
+    /// An input with no source may change format while the mixer renders (the render skips it, and a graph
+    /// connects it only after the change), as Apple's mixer lets an engine wire new sources to a running mix.
+    override func isStreamFormatWritable(_ scope: AudioUnitScope, _ element: AudioUnitElement) -> Bool {
+        guard isInitialized else { return true }
+        return scope == kAudioUnitScope_Input && Int(element) < inputs.count && inputs[Int(element)].source.value.kind == .none
+    }
+
+    override func isValidFormat(_ scope: AudioUnitScope, _ element: AudioUnitElement, _ f: AudioStreamBasicDescription) -> Bool {
+        guard super.isValidFormat(scope, element, f) else { return false }
+        // Initialized, a new input format must already be one the mix takes (initialize checks it otherwise).
+        return !isInitialized || scope != kAudioUnitScope_Input || (f.mChannelsPerFrame <= 2 && f.mSampleRate == outputs[0].format.mSampleRate)
+    }
+
+    override func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        // The pan law depends on the channel count: evaluate it again (the input is not being rendered).
+        if scope == kAudioUnitScope_Input, let panLaw, Int(element) < inputs.count { panLaw[Int(element)].pan = .nan }
+    }
+
     override func definedNewElement(_ scope: AudioUnitScope, _ index: Int) {
         guard scope == kAudioUnitScope_Input else { return }
         let e = AudioUnitElement(index)
@@ -185,12 +203,12 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
         var silent = true
         for i in 0..<inputs.count {
             let input = inputs[i]
+            // An input with no source is not looked at (its format may be changing); a disabled input whose
+            // fade-out is over is not pulled. An enabled input at volume 0 still is, so its source keeps time.
+            if input.source.value.kind == .none { continue }
             let (targetL, targetR) = targetGains(i)
-            // A disabled input whose fade-out is over, or one with no source, is not pulled. An enabled input
-            // at volume 0 still is, so its source keeps time.
             let disabled = !stereoMixer && parameterValue(kMultiChannelMixerParam_Enable, kAudioUnitScope_Input, AudioUnitElement(i)) == 0
             if disabled && gains[2 * i] == 0 && gains[2 * i + 1] == 0 { continue }
-            if input.source.value.kind == .none { continue }
             var inputFlags: AudioUnitRenderActionFlags = []
             let channels = Int(input.format.mChannelsPerFrame)
             let target = scratchLists[channels - 1]
