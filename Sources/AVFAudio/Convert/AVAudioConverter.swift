@@ -270,12 +270,13 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
             outError?.pointee = AVAudioError.make(status)
             return .error
         }
-        if context.ended && capacity == 0 {
+        if status == InputContext.noDataNow { return .inputRanDry }
+        if capacity == 0 {
+            // Nothing came out without the block running dry: the input has ended (now or on an earlier call).
             reachedEnd = true
             return .endOfStream
         }
-        if context.ended { return .haveData }
-        return status == InputContext.noDataNow ? .inputRanDry : .haveData
+        return .haveData
     }
 
     /// Hands the input block's buffers to AudioConverter's input callback.

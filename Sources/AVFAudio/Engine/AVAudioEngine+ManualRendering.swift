@@ -13,15 +13,15 @@ extension AVAudioEngine {
             guard pcmFormat.streamDescription.pointee.mFormatID == kAudioFormatLinearPCM, maximumFrameCount > 0 else {
                 throw AVAudioError.make(kAudioUnitErr_FormatNotSupported)
             }
-            let output = outputNode
             if prepared { stopGraph(uninitialize: true) }
+            let hadOutput = attached.values.contains { $0 is AVAudioOutputNode }
             manualMode = mode
             manualFormatStorage = pcmFormat
             manualMaximumFrames = maximumFrameCount
             manualSampleTime = 0
-            switchIONodes()
+            // An engine that never touched its device does not open it now (outputNode makes the generic output).
+            if hadOutput { switchIONodes() } else { _ = outputNode }
             for node in attached.values { node.didAttach(to: self) }
-            _ = output
         }
     }
 

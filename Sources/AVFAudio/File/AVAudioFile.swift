@@ -52,6 +52,12 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
     /// Creates `fileURL` in the format `settings` describe, processing in `format`.
     public init(forWriting fileURL: URL, settings: [String: Any], commonFormat format: AVAudioCommonFormat, interleaved: Bool) throws {
         guard var data = AVAudioFormat.description(settings: settings) else { throw AVAudioError.make(kAudioFileUnsupportedDataFormatError) }
+        if data.mFormatID == kAudioFormatLinearPCM && data.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0 {
+            // Files hold interleaved frames: a non-interleaved request describes the processing side only.
+            data.mFormatFlags &= ~kAudioFormatFlagIsNonInterleaved
+            data.mBytesPerFrame *= data.mChannelsPerFrame
+            data.mBytesPerPacket = data.mBytesPerFrame
+        }
         let type = try SettingsValue.number(settings[AVAudioFileTypeKey]).map { AudioFileTypeID($0) } ?? Self.fileType(for: fileURL)
         let layout = (settings[AVChannelLayoutKey] as? Data).flatMap { AVAudioChannelLayout(data: $0) }
         var ref: ExtAudioFileRef?

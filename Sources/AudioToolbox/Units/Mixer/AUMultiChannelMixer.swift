@@ -135,7 +135,9 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
     override func initializeUnit() -> OSStatus {
         guard outputs[0].format.mChannelsPerFrame == 2 else { return kAudioUnitErr_FormatNotSupported }
         // Inputs are mixed at the output's rate: no sample-rate conversion here (yet), so a mismatch is refused.
-        for input in inputs where input.format.mChannelsPerFrame > 2 || input.format.mSampleRate != outputs[0].format.mSampleRate {
+        // Inputs with no source are not rendered, and get a format checked against this when they are connected.
+        for input in inputs where input.source.value.kind != .none
+            && (input.format.mChannelsPerFrame > 2 || input.format.mSampleRate != outputs[0].format.mSampleRate) {
             return kAudioUnitErr_FormatNotSupported
         }
         releaseGains()
