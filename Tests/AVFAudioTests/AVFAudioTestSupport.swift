@@ -74,7 +74,7 @@ enum AVFAudioTestSupport {
 }
 
 /// Counts delegate calls and wakes a waiter on the first finish.
-final class DelegateProbe: NSObject, AVAudioPlayerDelegate, @unchecked Sendable {
+final class DelegateProbe: NSObject, AVAudioPlayerDelegate, AVAudioRecorderDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private let finished = DispatchSemaphore(value: 0)
     private(set) var finishes: [Bool] = []
@@ -83,6 +83,8 @@ final class DelegateProbe: NSObject, AVAudioPlayerDelegate, @unchecked Sendable 
 
     func audioPlayerDidFinishPlaying(_ player: AVAudioPlayer, successfully flag: Bool) { record(flag) }
     func audioPlayerDecodeErrorDidOccur(_ player: AVAudioPlayer, error: (any Error)?) { lock.withLock { errors += 1 } }
+    func audioRecorderDidFinishRecording(_ recorder: AVAudioRecorder, successfully flag: Bool) { record(flag) }
+    func audioRecorderEncodeErrorDidOccur(_ recorder: AVAudioRecorder, error: (any Error)?) { lock.withLock { errors += 1 } }
 
     private func record(_ flag: Bool) {
         lock.withLock {
