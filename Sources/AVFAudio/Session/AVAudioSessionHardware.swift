@@ -1,0 +1,129 @@
+import CoreAudio
+import Foundation
+
+/// What AVAudioSession reads from and sets on the HAL: default devices, their rates, buffer sizes, latencies,
+/// channels and names, through the public AudioObject calls.
+enum AVAudioSessionHardware {
+    static func address(_ selector: AudioObjectPropertySelector, _ scope: AudioObjectPropertyScope = kAudioObjectPropertyScopeGlobal)
+        -> AudioObjectPropertyAddress {
+        AudioObjectPropertyAddress(mSelector: selector, mScope: scope, mElement: kAudioObjectPropertyElementMain)
+    }
+
+    static func scope(input: Bool) -> AudioObjectPropertyScope { input ? kAudioObjectPropertyScopeInput : kAudioObjectPropertyScopeOutput }
+
+    /// The default input or output device; nil when there is none.
+    static func defaultDevice(input: Bool) -> AudioObjectID? {
+        let selector = input ? kAudioHardwarePropertyDefaultInputDevice : kAudioHardwarePropertyDefaultOutputDevice
+        guard let id = uint32(AudioObjectID(kAudioObjectSystemObject), selector), id != kAudioObjectUnknown else { return nil }
+        return id
+    }
+
+    /// Every device the HAL lists.
+    static func devices() -> [AudioObjectID] {
+        var a = address(kAudioHardwarePropertyDevices)
+        var size: UInt32 = 0
+        guard AudioObjectGetPropertyDataSize(AudioObjectID(kAudioObjectSystemObject), &a, 0, nil, &size) == noErr, size >= 4 else { return [] }
+        var ids = [AudioObjectID](repeating: 0, count: Int(size) / 4)
+        guard AudioObjectGetPropertyData(AudioObjectID(kAudioObjectSystemObject), &a, 0, nil, &size, &ids) == noErr else { return [] }
+        return Array(ids.prefix(Int(size) / 4))
+    }
+
+    static func uint32(_ id: AudioObjectID, _ selector: AudioObjectPropertySelector,
+                       _ scope: AudioObjectPropertyScope = kAudioObjectPropertyScopeGlobal) -> UInt32? {
+        var a = address(selector, scope)
+        var value: UInt32 = 0
+        var size = UInt32(4)
+        return AudioObjectGetPropertyData(id, &a, 0, nil, &size, &value) == noErr ? value : nil
+    }
+
+    static func double(_ id: AudioObjectID, _ selector: AudioObjectPropertySelector) -> Double? {
+        var a = address(selector)
+        var value = 0.0
+        var size = UInt32(8)
+        return AudioObjectGetPropertyData(id, &a, 0, nil, &size, &value) == noErr ? value : nil
+    }
+
+    static func string(_ id: AudioObjectID, _ selector: AudioObjectPropertySelector) -> String? {
+        var a = address(selector)
+        var value: Unmanaged<CFString>?
+        var size = UInt32(MemoryLayout<Unmanaged<CFString>?>.size)
+        guard AudioObjectGetPropertyData(id, &a, 0, nil, &size, &value) == noErr, let value else { return nil }
+        return value.takeRetainedValue() as String
+    }
+
+    /// Sets a property; the HAL's status.
+    static func set<T: BitwiseCopyable>(_ id: AudioObjectID, _ selector: AudioObjectPropertySelector, _ value: T) -> OSStatus {
+        var a = address(selector)
+        return withUnsafeBytes(of: value) { AudioObjectSetPropertyData(id, &a, 0, nil, UInt32($0.count), $0.baseAddress!) }
+    }
+
+    /// The channels a device has in one direction (its stream configuration).
+    static func channels(_ id: AudioObjectID, input: Bool) -> Int {
+        var a = address(kAudioDevicePropertyStreamConfiguration, scope(input: input))
+        var size: UInt32 = 0
+        guard AudioObjectGetPropertyDataSize(id, &a, 0, nil, &size) == noErr, size >= UInt32(MemoryLayout<AudioBufferList>.size) else { return 0 }
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: Int(size), alignment: MemoryLayout<AudioBufferList>.alignment)
+        defer { raw.deallocate() }
+        guard AudioObjectGetPropertyData(id, &a, 0, nil, &size, raw) == noErr else { return 0 }
+        let list = UnsafeMutableAudioBufferListPointer(raw.assumingMemoryBound(to: AudioBufferList.self))
+        return list.reduce(0) { $0 + Int($1.mNumberChannels) }
+    }
+
+    /// The rates the device offers.
+    static func availableRates(_ id: AudioObjectID) -> [AudioValueRange] {
+        var a = address(kAudioDevicePropertyAvailableNominalSampleRates)
+        var size: UInt32 = 0
+        guard AudioObjectGetPropertyDataSize(id, &a, 0, nil, &size) == noErr, size > 0 else { return [] }
+        var ranges = [AudioValueRange](repeating: AudioValueRange(), count: Int(size) / MemoryLayout<AudioValueRange>.size)
+        guard AudioObjectGetPropertyData(id, &a, 0, nil, &size, &ranges) == noErr else { return [] }
+        return ranges
+    }
+
+    /// The buffer sizes the device allows, in frames.
+    static func bufferFrameRange(_ id: AudioObjectID) -> AudioValueRange? {
+        var a = address(kAudioDevicePropertyBufferFrameSizeRange)
+        var range = AudioValueRange()
+        var size = UInt32(MemoryLayout<AudioValueRange>.size)
+        return AudioObjectGetPropertyData(id, &a, 0, nil, &size, &range) == noErr ? range : nil
+    }
+
+    /// The device's latency in one direction, in frames: its own latency and safety offset.
+    static func latencyFrames(_ id: AudioObjectID, input: Bool) -> UInt32 {
+        (uint32(id, kAudioDevicePropertyLatency, scope(input: input)) ?? 0) + (uint32(id, kAudioDevicePropertySafetyOffset, scope(input: input)) ?? 0)
+    }
+
+    /// A device as a port in one direction; nil when it has no channels there.
+    static func port(_ id: AudioObjectID, input: Bool) -> AVAudioSessionPortDescription? {
+        let count = channels(id, input: input)
+        guard count > 0 else { return nil }
+        let name = string(id, kAudioObjectPropertyName) ?? ""
+        let uid = string(id, kAudioDevicePropertyDeviceUID) ?? ""
+        let channels = (1...count).map { n in
+            AVAudioSessionChannelDescription(channelName: "\(name) \(n)", owningPortUID: uid, channelNumber: n,
+                                             channelLabel: count == 2 ? (n == 1 ? kAudioChannelLabel_Left : kAudioChannelLabel_Right)
+                                                                      : count == 1 ? kAudioChannelLabel_Mono : kAudioChannelLabel_Discrete)
+        }
+        return AVAudioSessionPortDescription(portType: portType(id, name: name, input: input), portName: name, uid: uid, channels: channels,
+                                             deviceID: id)
+    }
+
+    /// The port type a device's transport and name suggest: built-in cards are the speaker and microphone,
+    /// sound servers and other software devices are virtual.
+    static func portType(_ id: AudioObjectID, name: String, input: Bool) -> AVAudioSession.Port {
+        let n = name.lowercased()
+        if n.contains("hdmi") { return input ? .lineIn : .HDMI }
+        if n.contains("displayport") { return .displayPort }
+        if n.contains("usb") { return .usbAudio }
+        if n.contains("bluetooth") || n.contains("bluez") { return input ? .bluetoothHFP : .bluetoothA2DP }
+        if n.contains("headset") { return input ? .headsetMic : .headphones }
+        if n.contains("headphone") { return input ? .headsetMic : .headphones }
+        switch uint32(id, kAudioDevicePropertyTransportType) {
+        case kAudioDeviceTransportTypeBuiltIn: return input ? .builtInMic : .builtInSpeaker
+        case kAudioDeviceTransportTypeUSB: return .usbAudio
+        case kAudioDeviceTransportTypeHDMI: return .HDMI
+        case kAudioDeviceTransportTypePCI: return .PCI
+        case kAudioDeviceTransportTypeBluetooth: return input ? .bluetoothHFP : .bluetoothA2DP
+        default: return .virtual
+        }
+    }
+}
