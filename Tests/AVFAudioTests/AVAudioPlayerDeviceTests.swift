@@ -185,6 +185,41 @@ import Testing
         #expect(at1k > 0.35 && at2k < 0.05, "1 kHz at \(at1k), 2 kHz at \(at2k)")
     }
 
+    /// pan -1 sends a stereo file to the left only (right below 0.005 while left keeps 0.5); a 0.5 s fade to 0
+    /// with setVolume(_:fadeDuration:) takes the tone from 90% to 10% of its level in 0.4 s ± 0.1 (linear).
+    @Test func panAndVolumeFade() throws {
+        let url = try S.writeTone(seconds: 1.5)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let player = try AVAudioPlayer(contentsOf: url)
+        player.pan = -1
+        #expect(player.pan == -1)
+        let capture = try PulseTestServer.Capture()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(player.play())
+        Thread.sleep(forTimeInterval: 0.6)
+        player.setVolume(0, fadeDuration: 0.5)
+        Thread.sleep(forTimeInterval: 0.8)
+        #expect(player.volume == 0)
+        player.stop()
+        Thread.sleep(forTimeInterval: 0.2)
+        let heard = capture.finish()
+        let (start, _) = try #require(S.extent(heard[0]))
+        let left = ToneAnalysis.fit(heard[0][(start + 2205)...].prefix(8820), frequency: 1000, rate: S.rate).amplitude
+        let right = ToneAnalysis.fit(heard[1][(start + 2205)...].prefix(8820), frequency: 1000, rate: S.rate).amplitude
+        #expect(abs(left - 0.5) < 0.01 && right < 0.005, "left \(left), right \(right)")
+        // The level in 10 ms windows: when it passes 90% and 10% of 0.5 on the way down.
+        var levels: [Double] = []
+        var i = start
+        while i + 441 <= heard[0].count {
+            levels.append(ToneAnalysis.fit(heard[0][i..<(i + 441)], frequency: 1000, rate: S.rate).amplitude)
+            i += 441
+        }
+        let high = try #require(levels.lastIndex { $0 > 0.45 })
+        let low = try #require(levels[high...].firstIndex { $0 < 0.05 })
+        let fall = Double(low - high) * 0.01
+        #expect(abs(fall - 0.4) < 0.1, "90% to 10% in \(fall) s")
+    }
+
     /// play(atTime:) waits for its time on deviceCurrentTime's clock: isPlaying at once, currentTime still 0
     /// a quarter second in, and 0.5 s ± 0.1 of audio played a second after asking for a start 0.5 s ahead.
     @Test func playAtTimeStartsLater() throws {
@@ -200,6 +235,33 @@ import Testing
         let position = player.currentTime
         #expect(abs(position - 0.5) < 0.1, "currentTime \(position)")
         player.stop()
+    }
+
+    /// The test tone encoded to MP3 by ffmpeg (libmp3lame; ffmpeg must be installed) plays through the queue's MP3 decoder: its
+    /// duration is 1.5 s within 50 ms (the encoder's delay and padding, when the file does not say them), and the
+    /// 1 kHz tone is heard at 0.5 ± 0.03 for 1.5 s ± 60 ms.
+    @Test func playsAnMP3File() throws {
+        let wav = try S.writeTone(seconds: 1.5)
+        let url = S.temporaryURL("mp3")
+        defer {
+            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: wav)
+        }
+        _ = try S.runTool("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", wav.path, "-c:a", "libmp3lame", "-b:a", "192k", url.path])
+        let player = try AVAudioPlayer(contentsOf: url)
+        #expect(abs(player.duration - 1.5) < 0.05, "duration \(player.duration)")
+        #expect(player.numberOfChannels == 2 && player.format.streamDescription.pointee.mFormatID == kAudioFormatMPEGLayer3)
+        let probe = DelegateProbe()
+        player.delegate = probe
+        let heard = try listen {
+            #expect(player.play())
+            #expect(probe.wait(5))
+        }
+        let (start, end) = try #require(S.extent(heard))
+        let seconds = Double(end - start + 1) / S.rate
+        #expect(abs(seconds - 1.5) < 0.06, "heard \(seconds) s")
+        let amplitude = ToneAnalysis.fit(heard[(start + 2205)...].prefix(44100), frequency: 1000, rate: S.rate).amplitude
+        #expect(abs(amplitude - 0.5) < 0.03, "amplitude \(amplitude)")
     }
 
     /// An AAC file in CAF, given as data: its duration (the packet table's valid frames) is the 1 s written

@@ -149,6 +149,24 @@ import Testing
         #expect(p.codec == "pcm_s24be" && p.rate == 48000 && p.channels == 1 && p.container == "aiff", "\(p)")
     }
 
+    /// record(atTime:) waits for its time: isRecording at once, currentTime 0 a quarter second in, 0.4 s ± 0.1
+    /// recorded 0.8 s after asking for a start 0.4 s ahead.
+    @Test func recordAtTimeStartsLater() throws {
+        let url = S.temporaryURL("caf")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recorder = try AVAudioRecorder(url: url, settings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 44100.0,
+                                                                AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 16])
+        let now = recorder.deviceCurrentTime
+        #expect(recorder.record(atTime: now + 0.4))
+        #expect(recorder.isRecording)
+        Thread.sleep(forTimeInterval: 0.25)
+        #expect(recorder.currentTime == 0)
+        Thread.sleep(forTimeInterval: max(0, now + 0.8 - recorder.deviceCurrentTime))
+        let position = recorder.currentTime
+        recorder.stop()
+        #expect(abs(position - 0.4) < 0.1, "currentTime \(position)")
+    }
+
     /// deleteRecording() refuses while recording and removes the file once stopped; record() after stop() starts
     /// a new file.
     @Test func deleteRecordingAndRecordAgain() throws {

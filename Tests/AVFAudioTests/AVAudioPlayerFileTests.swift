@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// AVAudioPlayer's initializers without a device: what they read from a file, and the errors Apple's throw.
-@Suite struct AVAudioPlayerErrorTests {
+@Suite struct AVAudioPlayerFileTests {
     typealias S = AVFAudioTestSupport
 
     /// A file that does not exist: NSOSStatusErrorDomain with AudioFile's file-not-found code (-43, fnfErr).
