@@ -167,14 +167,17 @@ import Testing
         #expect(abs(position - 0.4) < 0.1, "currentTime \(position)")
     }
 
-    /// deleteRecording() refuses while recording and removes the file once stopped; record() after stop() starts
-    /// a new file.
+    /// deleteRecording() removes the file init made, refuses while recording and removes the file once stopped;
+    /// record() after either starts a new file.
     @Test func deleteRecordingAndRecordAgain() throws {
         let url = S.temporaryURL("caf")
         defer { try? FileManager.default.removeItem(at: url) }
         let recorder = try AVAudioRecorder(url: url, format: try #require(AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 44100,
                                                                                         channels: 1, interleaved: true)))
         #expect(FileManager.default.fileExists(atPath: url.path))
+        // Deleting the file init made, before recording: record() makes it again.
+        #expect(recorder.deleteRecording())
+        #expect(!FileManager.default.fileExists(atPath: url.path))
         #expect(recorder.record())
         Thread.sleep(forTimeInterval: 0.3)
         #expect(!recorder.deleteRecording())

@@ -239,7 +239,13 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     public func deleteRecording() -> Bool {
         lock.withLock {
             guard !recording, !startPending else { return false }
-            if queue != nil { _ = finishLocked() }
+            // A paused or prepared recording is finished first; the next record() makes a new file.
+            if queue != nil {
+                _ = finishLocked()
+            } else if let file {
+                AudioFileClose(file)
+                self.file = nil
+            }
             return (try? FileManager.default.removeItem(at: url)) != nil
         }
     }
