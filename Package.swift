@@ -113,7 +113,7 @@ let package = Package(
         // The speech engine against the espeak-ng tool; speech-say runs it in a fresh process.
         .executableTarget(name: "speech-say", dependencies: ["OCASpeech"], path: "Tests/SpeechSay"),
         .testTarget(name: "SpeechEngineTests", dependencies: ["OCASpeech", "speech-say"]),
-        .testTarget(name: "AVFAudioTests", dependencies: ["AVFoundation", "AudioToolboxAAC", "DeviceTestSupport"]),
+        .testTarget(name: "AVFAudioTests", dependencies: ["AVFoundation", "AudioToolboxAAC", "DeviceTestSupport", "AllocationCounter", "COCASupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises"]),
     ]
 )

@@ -172,7 +172,7 @@ extension AVAudioEngine {
         var stamp = AudioTimeStamp()
         stamp.mSampleTime = Double(manualSampleTime)
         stamp.mHostTime = AudioGetCurrentHostTime()
-        stamp.mFlags = [.sampleTimeValid, .hostTimeValid]
+        stamp.mFlags = .sampleHostTimeValid  // not an array literal: that allocates in a debug build
         var flags: AudioUnitRenderActionFlags = []
         let status = AudioUnitRender(unit, &flags, &stamp, 0, frames, list)
         if status == noErr { manualSampleTime += AVAudioFramePosition(frames) }

@@ -81,7 +81,14 @@ final class PCMConverter: @unchecked Sendable {
     var isIdentity: Bool {
         !sampleRatesDiffer && !mixesToMono && input.layout == output.layout && input.channels == output.channels
             && input.isInterleaved == output.isInterleaved && input.bytesPerFrame == output.bytesPerFrame
-            && channelMap.enumerated().allSatisfy { Int($1) == $0 }
+            && mapsEveryChannelToItself
+    }
+
+    /// An index loop: the generic enumerated/allSatisfy form allocates an iterator in a debug build, and this runs
+    /// on the render thread.
+    private var mapsEveryChannelToItself: Bool {
+        for i in 0..<channelMap.count where channelMap[i] != Int32(i) { return false }
+        return true
     }
 
     init(input: PCMFormat, output: PCMFormat) {
