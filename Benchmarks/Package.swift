@@ -50,6 +50,11 @@ let package = Package(
         .executableTarget(
             name: "EffectsBench",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), .product(name: "AudioDSP", package: "OpenCoreAudio"), "CBiquad"]),
+        // AVAudioEngine against the same graph built with AUGraph: 32 looping players into a mixer, and the cost per
+        // node of a chain of bypassed effects.
+        .executableTarget(
+            name: "EngineBench",
+            dependencies: [.product(name: "AVFoundation", package: "OpenCoreAudio"), .product(name: "AudioToolbox", package: "OpenCoreAudio")]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),

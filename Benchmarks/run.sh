@@ -15,7 +15,7 @@ server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap '../scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
 ../scripts/pulse-server.sh start "$server_dir" >/dev/null
 export PULSE_SERVER="unix:$server_dir/native"
-for b in RenderOverhead GraphRender MixerBench ResamplerBench FileIOBench CodecBench AudioQueueBench TimeStretchBench EffectsBench RoundTripLatency; do
+for b in RenderOverhead GraphRender EngineBench MixerBench ResamplerBench FileIOBench CodecBench AudioQueueBench TimeStretchBench EffectsBench RoundTripLatency; do
     echo "== $b"
     .build/release/$b
     echo
