@@ -17,7 +17,7 @@ extension AVAudioEngine {
     /// Connects `node1`'s output bus 0 to `node2` (a mixer's next free input, else input 0).
     public func connect(_ node1: AVAudioNode, to node2: AVAudioNode, format: AVAudioFormat?) {
         withLock {
-            let bus = node2 is AVAudioMixerNode ? nextAvailableInputBus(of: node2) : 0
+            let bus = node2 is AVAudioMixerNode || node2 is AVAudioEnvironmentNode ? nextAvailableInputBus(of: node2) : 0
             connect(node1, to: [(node2, bus)], fromBus: 0, format: format)
         }
     }
@@ -166,8 +166,9 @@ extension AVAudioEngine {
         var wanted = offered
         if dest is AVAudioOutputNode, let manual = manualFormatStorage {
             wanted = manual
-        } else if let mixer = dest as? AVAudioMixerNode {
-            let rate = mixer.outputFormat(forBus: 0).sampleRate
+        } else if dest is AVAudioMixerNode || dest is AVAudioEnvironmentNode {
+            // Mixers take mono or stereo at their output's rate (the environment up to twice it, but the same is simplest).
+            let rate = dest.outputFormat(forBus: 0).sampleRate
             if offered.sampleRate != rate || offered.channelCount > 2 || !offered.isStandard {
                 wanted = AVAudioFormat(standardFormatWithSampleRate: rate, channels: min(offered.channelCount, 2))!
             }
@@ -239,17 +240,30 @@ extension AVAudioEngine {
 
     // MARK: Mixing
 
-    /// Applies a source's AVAudioMixing settings to every mixer input it feeds.
+    /// Applies a source's AVAudioMixing settings to every mixer (and environment) input it feeds.
     func applyMixing(of source: AVAudioNode) {
         withLock {
-            for c in connections where c.source === source && c.dest is AVAudioMixerNode {
+            for c in connections where c.source === source && (c.dest is AVAudioMixerNode || c.dest is AVAudioEnvironmentNode) {
                 applyMixing(destinationSettings[DestinationKey(c)] ?? source.mixing, toMixer: c.dest, bus: c.destBus)
             }
         }
     }
 
-    /// Sets one mixer input's volume and pan.
+    /// Applies every source's settings to the inputs of one mixer or environment.
+    func applyMixingToInputs(of mixer: AVAudioNode) {
+        withLock {
+            for c in connections where c.dest === mixer {
+                applyMixing(destinationSettings[DestinationKey(c)] ?? c.source.mixing, toMixer: mixer, bus: c.destBus)
+            }
+        }
+    }
+
+    /// Sets one mixer input's volume and pan (an environment input's place, algorithm, rate and volume).
     func applyMixing(_ settings: MixingSettings, toMixer mixer: AVAudioNode, bus: AVAudioNodeBus) {
+        if let environment = mixer as? AVAudioEnvironmentNode {
+            environment.apply(settings, bus: bus)
+            return
+        }
         guard mixer is AVAudioMixerNode else { return }
         AudioUnitSetParameter(mixer.unit, kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, UInt32(bus), settings.volume, 0)
         AudioUnitSetParameter(mixer.unit, kMultiChannelMixerParam_Pan, kAudioUnitScope_Input, UInt32(bus), settings.pan, 0)
