@@ -39,6 +39,7 @@ extension AVAudioEngine {
 
     /// Moves the output (and input) node onto the units of the current mode, keeping their connections.
     private func switchIONodes() {
+        publishedPulls = []  // the pull buffers' size follows the mode's maximum frame count
         guard let output = attached.values.first(where: { $0 is AVAudioOutputNode }) as? AVAudioOutputNode else { return }
         let input = attached.values.first(where: { $0 is AVAudioInputNode }) as? AVAudioInputNode
         AUGraphRemoveNode(graph, output.graphNode)

@@ -17,6 +17,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// Objects the render thread may still reach (removed nodes, taps, converters), released once it cannot.
     var retired: [AnyObject] = []
     let head = EngineHead()
+    /// The pulls last published to the render thread.
+    var publishedPulls: [PullSignature] = []
     /// Mixing settings made through AVAudioMixingDestination for one source on one mixer input.
     var destinationSettings: [DestinationKey: MixingSettings] = [:]
 
@@ -281,9 +283,13 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Stops rendering and releases what prepare allocated.
+    /// Stops rendering and releases what prepare allocated. Players are stopped too (their schedules cleared and
+    /// completion handlers called), since the render timeline starts again at the next start.
     public func stop() {
-        withLock { stopGraph(uninitialize: true) }
+        withLock {
+            stopGraph(uninitialize: true)
+            for case let player as AVAudioPlayerNode in attached.values { player.stop() }
+        }
     }
 
     func stopGraph(uninitialize: Bool) {
@@ -331,10 +337,18 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     func publishPulls() {
         var specs: [(AudioUnit, UInt32, Int, EngineHead.SinkBox?)] = []
+        defer {
+            // A new list only when the pulls changed (edits that touch no sink or tap leave it as it is).
+            let signature = specs.map { PullSignature(unit: $0.0, bus: $0.1, channels: $0.2, sink: $0.3.map(ObjectIdentifier.init)) }
+            if signature != publishedPulls {
+                publishedPulls = signature
+                head.publish(EngineHead.PullList(specs, capacity: Int(manualMode != nil ? manualMaximumFrames : 4096)))
+            }
+        }
         for node in attached.values {
             if let sink = node as? AVAudioSinkNode {
                 guard connections.contains(where: { $0.dest === sink }) else { continue }
-                specs.append((sink.unit, 0, Int(sink.outputFormat(forBus: 0).channelCount), EngineHead.SinkBox(sink.receiver)))
+                specs.append((sink.unit, 0, Int(sink.outputFormat(forBus: 0).channelCount), sink.box))
                 continue
             }
             for bus in node.taps.keys where !connections.contains(where: { $0.source === node && $0.sourceBus == bus }) {
@@ -342,7 +356,6 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
                 specs.append((node.unit, node.unitOutputBus(bus), Int(node.outputFormat(forBus: bus).channelCount), nil))
             }
         }
-        head.publish(EngineHead.PullList(specs, capacity: Int(manualMode != nil ? manualMaximumFrames : 4096)))
     }
 
     // MARK: Times and latency
@@ -432,4 +445,12 @@ final class UnitDisposer {
 private final class WeakEngine: @unchecked Sendable {
     weak var engine: AVAudioEngine?
     init(_ engine: AVAudioEngine) { self.engine = engine }
+}
+
+/// What one extra pull is, for telling whether the list changed.
+struct PullSignature: Equatable {
+    let unit: AudioUnit
+    let bus: UInt32
+    let channels: Int
+    let sink: ObjectIdentifier?
 }

@@ -8,11 +8,12 @@ public typealias AVAudioSinkNodeReceiverBlock = (_ timestamp: UnsafePointer<Audi
 /// A node that hands what reaches its input to a block, on the render thread, each render cycle (the engine
 /// pulls it alongside its output).
 open class AVAudioSinkNode: AVAudioNode, @unchecked Sendable {
-    let receiver: AVAudioSinkNodeReceiverBlock
+    /// The receiver as the render thread reaches it.
+    let box: EngineHead.SinkBox
 
     /// A sink calling `block` with each cycle's input.
     public init(receiverBlock block: @escaping AVAudioSinkNodeReceiverBlock) {
-        receiver = block
+        box = EngineHead.SinkBox(block)
         super.init(unit: Self.instantiate(AVAudioPlayerNode.description))
     }
 
