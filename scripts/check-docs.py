@@ -17,6 +17,8 @@ TOP_FILES = {
     "AudioToolbox": "Sources/AudioToolbox/Exports.swift",
     "AudioUnit": "Sources/AudioUnit/Exports.swift",
     "AVFoundation": "Sources/AVFoundation/Exports.swift",
+    "AVFAudio": "Sources/AVFAudio/Exports.swift",
+    "ApplicationServices": "Sources/ApplicationServices/SpeechSynthesis.swift",
     "AudioDSP": "Sources/AudioDSP/StreamingProcessor.swift",
 }
 
