@@ -137,11 +137,11 @@ func graphPlayers(_ n: Int) -> () -> Void {
             check(AUGraphConnectNodeInput(graph, node, 0, mixer, UInt32(i)), "connect player")
             check(AudioUnitInitialize(player), "init player")
             let s = UnsafeMutablePointer<ScheduledAudioSlice>.allocate(capacity: 1)
-            s.initialize(to: ScheduledAudioSlice())
-            s.pointee.mTimeStamp.mFlags = .sampleTimeValid
-            s.pointee.mNumberFrames = loop.frameLength
-            s.pointee.mBufferList = loop.mutableAudioBufferList
-            s.pointee.mFlags = .scheduledAudioSliceFlag_Loop
+            var stamp = AudioTimeStamp()
+            stamp.mFlags = .sampleTimeValid
+            s.initialize(to: ScheduledAudioSlice(mTimeStamp: stamp, mCompletionProc: nil, mCompletionProcUserData: UnsafeMutableRawPointer(s),
+                                                 mFlags: .scheduledAudioSliceFlag_Loop, mReserved: 0, mReserved2: nil,
+                                                 mNumberFrames: loop.frameLength, mBufferList: loop.mutableAudioBufferList))
             slicesInUse.append(s)
             check(AudioUnitSetProperty(player, kAudioUnitProperty_ScheduleAudioSlice, kAudioUnitScope_Global, 0, s,
                                        UInt32(MemoryLayout<ScheduledAudioSlice>.size)), "schedule")
@@ -154,7 +154,7 @@ func graphPlayers(_ n: Int) -> () -> Void {
     }
 }
 
-let constantSource: AURenderCallback = { _, _, _, _, frames, list in
+nonisolated(unsafe) let constantSource: AURenderCallback = { _, _, _, _, frames, list in
     for b in UnsafeMutableAudioBufferListPointer(list!) { b.mData!.assumingMemoryBound(to: Float.self).update(repeating: 0.01, count: Int(frames)) }
     return noErr
 }

@@ -95,10 +95,31 @@ final class PlayerSchedule: @unchecked Sendable {
     /// Renders `frames` frames starting at render time `time` into `output` (deinterleaved Float32).
     /// Returns whether anything but silence was written.
     func render(_ output: UnsafeMutableAudioBufferListPointer, frames: Int, time: Double, hostTime: UInt64) -> Bool {
+        // The output is written once, not cleared first: `silentFrom` is how far it has been written or zeroed.
+        var silentFrom = 0
+        guard lock.tryLock() else {
+            Self.zero(output, from: 0, to: frames)
+            return false
+        }
+        let wrote = renderLocked(output, frames: frames, time: time, hostTime: hostTime, silentFrom: &silentFrom)
+        lock.unlock()
+        Self.zero(output, from: silentFrom, to: frames)
+        return wrote
+    }
+
+    /// Zeroes frames `from..<to` of every channel. (A static function: a nested one capturing the render's
+    /// variables would allocate a context in a debug build.)
+    @inline(__always)
+    private static func zero(_ output: UnsafeMutableAudioBufferListPointer, from: Int, to: Int) {
+        guard to > from else { return }
+        for c in 0..<output.count {
+            if let p = output[c].mData?.assumingMemoryBound(to: Float.self) { (p + from).update(repeating: 0, count: to - from) }
+        }
+    }
+
+    private func renderLocked(_ output: UnsafeMutableAudioBufferListPointer, frames: Int, time: Double, hostTime: UInt64,
+                              silentFrom: inout Int) -> Bool {
         let channels = output.count
-        for c in 0..<channels { output[c].mData?.assumingMemoryBound(to: Float.self).update(repeating: 0, count: frames) }
-        guard lock.tryLock() else { return false }
-        defer { lock.unlock() }
         lastRenderEnd = time + Double(frames)
         lastHostTime = hostTime
         guard playing else { return false }
@@ -124,6 +145,8 @@ final class PlayerSchedule: @unchecked Sendable {
                 item.started = true
             }
             let want = min(item.frames - item.position, frames - f)
+            Self.zero(output, from: silentFrom, to: f)
+            silentFrom = max(silentFrom, f)
             var n = 0
             if let buffer = item.buffer {
                 n = want
@@ -146,6 +169,7 @@ final class PlayerSchedule: @unchecked Sendable {
                 }
             }
             if n > 0 { wrote = true }
+            silentFrom = max(silentFrom, f + n)
             item.position += n
             if item.position >= item.frames {
                 if item.options.contains(.loops) && !item.endLoop && item.frames > 0 {

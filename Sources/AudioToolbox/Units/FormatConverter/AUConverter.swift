@@ -72,6 +72,15 @@ final class AUConverter: AUBase, @unchecked Sendable {
     override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
                             _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         guard let converter else { return kAudioUnitErr_Uninitialized }
+        if converter.isIdentity {
+            // Nothing to convert: the input renders straight into the output, with the output's own time stamp (an
+            // AVAudioEngine player or source node on this unit keeps the engine's timeline).
+            let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
+            guard status == noErr else { return status }
+            if pulled != output { copyBufferContents(from: pulled, to: output) }
+            inputTime.mSampleTime += Double(frames)
+            return noErr
+        }
         renderFlags = flags
         pullStatus = noErr
         let list = UnsafeMutableAudioBufferListPointer(output)
