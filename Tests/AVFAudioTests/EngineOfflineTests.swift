@@ -326,3 +326,21 @@ final class DoneFlag: @unchecked Sendable {
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
 }
+
+extension EngineOfflineTests {
+    @Test func mixerGrowsForAHighBus() throws {
+        let engine = try Self.manualEngine()
+        let player = AVAudioPlayerNode()
+        engine.attach(player)
+        engine.connect(player, to: engine.mainMixerNode, fromBus: 0, toBus: 100, format: Self.format)
+        #expect(engine.mainMixerNode.numberOfInputs > 100)
+        #expect(engine.inputConnectionPoint(for: engine.mainMixerNode, inputBus: 100)?.node === player)
+        #expect(engine.mainMixerNode.nextAvailableInputBus == 0)
+        try engine.start()
+        let x = Self.noise(frames: 1024, seed: 21)
+        player.scheduleBuffer(x)
+        player.play()
+        let (left, _) = try Self.render(engine, frames: 1024)
+        #expect(left == Array(UnsafeBufferPointer(start: x.floatChannelData![0], count: 1024)))
+    }
+}

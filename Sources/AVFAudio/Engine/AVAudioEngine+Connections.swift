@@ -45,6 +45,7 @@ extension AVAudioEngine {
             update()
 
             for (dest, destBus) in dests {
+                ensureInput(dest, bus: destBus)
                 connections.append(EngineConnection(source: source, sourceBus: bus, dest: dest, destBus: destBus, format: requested))
             }
             configure(SourceKey(node: ObjectIdentifier(source), bus: bus), format: requested)
@@ -159,6 +160,18 @@ extension AVAudioEngine {
             if c.dest.outputFollowsInput { follow(c.dest, input: taken) }
         }
         rewire(key)
+    }
+
+    /// Gives a mixer more inputs when a connection names one beyond them (possible while the engine is not running).
+    private func ensureInput(_ dest: AVAudioNode, bus: AVAudioNodeBus) {
+        guard dest is AVAudioMixerNode || dest is AVAudioEnvironmentNode else { return }
+        let count = dest.elementCount(kAudioUnitScope_Input)
+        guard bus >= count else { return }
+        var wanted = UInt32(max(bus + 1, 2 * count))
+        if AudioUnitSetProperty(dest.unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &wanted, 4) != noErr,
+           formatChangeNeedsReset(dest) {
+            AudioUnitSetProperty(dest.unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &wanted, 4)
+        }
     }
 
     /// The format `dest`'s input takes when offered `offered` (set on it when it can be).

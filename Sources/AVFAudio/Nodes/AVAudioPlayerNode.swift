@@ -178,7 +178,7 @@ open class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, ServiceClient, @unchec
 
     /// Reads the first frames of scheduled files now, so playing starts without waiting for the disk.
     public func prepare(withFrameCount frameCount: AVAudioFrameCount) {
-        for stream in locked({ $0.streams() }) { stream.fill() }
+        for stream in schedule.streams() { stream.fill() }
     }
 
     /// Whether the player is playing.
@@ -199,8 +199,11 @@ open class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, ServiceClient, @unchec
     // MARK: Service thread
 
     func service() {
-        let (finished, streams) = locked { ($0.takeDone(), $0.streams()) }
-        for stream in streams where !stream.isComplete { stream.fill() }
+        for stream in schedule.streams() { stream.fill() }
+        // The render's lock only when something finished.
+        guard schedule.finishedCount.load(ordering: .acquiring) > 0 else { return }
+        let finished = locked { $0.takeDone() }
+        schedule.forgetStreams(of: finished)
         for item in finished {
             guard let completion = item.completion else { continue }
             if item.callbackType == .dataPlayedBack, let latency = attachedEngine?.deviceLatency(input: false), latency > 0 {

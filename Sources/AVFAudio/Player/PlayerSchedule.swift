@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The timeline of an AVAudioPlayerNode, shared by client threads and the render thread under a
 /// RenderTryLock: the render thread only tries it (a slice of silence when a client holds it), clients hold it
@@ -23,8 +24,15 @@ final class PlayerSchedule: @unchecked Sendable {
     /// The end of the last render (render time), and its host time.
     private(set) var lastRenderEnd = Double.nan
     private(set) var lastHostTime: UInt64 = 0
-    /// Offline manual rendering: wait for file data instead of playing silence.
+    /// Offline manual rendering: wait for file data instead of playing silence, and for the lock instead of
+    /// skipping a slice (an offline render must be deterministic).
     var waitsForData = false
+    /// Finished items waiting for the service thread: it takes the lock only when there are some, so it rarely
+    /// meets a render.
+    let finishedCount = Atomic<Int>(0)
+    /// File streams to read ahead, kept apart from the render's lock (only clients and the service thread use it).
+    private var streamList: [FileSegmentStream] = []
+    private let streamLock = NSLock()
 
     deinit {
         while let item = pending.pop() { item.release() }
@@ -36,11 +44,12 @@ final class PlayerSchedule: @unchecked Sendable {
     /// Adds an item; `.interrupts` first finishes everything scheduled, `.interruptsAtLoop` ends the current loop.
     func schedule(_ item: PlayerItem) {
         if item.options.contains(.interrupts) {
-            while let old = pending.pop() { done.push(old) }
+            while let old = pending.pop() { done.push(old); finishedCount.add(1, ordering: .relaxed) }
         } else if item.options.contains(.interruptsAtLoop) {
             pending.forEach { $0.takeUnretainedValue().endLoop = true }
         }
         pending.push(Unmanaged.passRetained(item))
+        if let stream = item.stream { streamLock.withLock { streamList.append(stream) } }
     }
 
     /// Starts (or resumes) at render time `time` (nan: next render).
@@ -59,7 +68,7 @@ final class PlayerSchedule: @unchecked Sendable {
 
     /// Finishes every item and rewinds the timeline.
     func stop() {
-        while let old = pending.pop() { done.push(old) }
+        while let old = pending.pop() { done.push(old); finishedCount.add(1, ordering: .relaxed) }
         running = false
         playing = false
         startAt = .nan
@@ -71,18 +80,24 @@ final class PlayerSchedule: @unchecked Sendable {
     /// Render time of player time `p`, while the timeline runs.
     func renderTime(_ p: Double) -> Double? { running ? p + origin : nil }
 
-    /// Takes the finished items (for the service thread to complete).
+    /// Takes the finished items (for the service thread to complete); call with the lock held.
     func takeDone() -> [PlayerItem] {
         var items: [PlayerItem] = []
         while let item = done.pop() { items.append(item.takeRetainedValue()) }
+        finishedCount.store(0, ordering: .relaxed)
         return items
     }
 
-    /// The file items, for the service thread to top up.
+    /// The file streams still being read, for the service thread to top up (no render lock needed).
     func streams() -> [FileSegmentStream] {
-        var list: [FileSegmentStream] = []
-        pending.forEach { if let s = $0.takeUnretainedValue().stream { list.append(s) } }
-        return list
+        streamLock.withLock { streamList.filter { !$0.isComplete } }
+    }
+
+    /// Forgets the streams of finished items.
+    func forgetStreams(of items: [PlayerItem]) {
+        let gone = Set(items.compactMap { $0.stream.map(ObjectIdentifier.init) })
+        guard !gone.isEmpty else { return }
+        streamLock.withLock { streamList.removeAll { gone.contains(ObjectIdentifier($0)) } }
     }
 
     /// Room for finished items, made by clients so the render thread never has to.
@@ -97,7 +112,9 @@ final class PlayerSchedule: @unchecked Sendable {
     func render(_ output: UnsafeMutableAudioBufferListPointer, frames: Int, time: Double, hostTime: UInt64) -> Bool {
         // The output is written once, not cleared first: `silentFrom` is how far it has been written or zeroed.
         var silentFrom = 0
-        guard lock.tryLock() else {
+        if waitsForData {
+            lock.lock()  // offline: a slice is never skipped
+        } else if !lock.tryLock() {
             Self.zero(output, from: 0, to: frames)
             return false
         }
@@ -176,6 +193,7 @@ final class PlayerSchedule: @unchecked Sendable {
                     item.position = 0
                 } else if done.hasRoom {
                     done.push(pending.pop()!)
+                    finishedCount.add(1, ordering: .releasing)
                 } else {
                     break  // no room to hand it over: finish it next slice
                 }
