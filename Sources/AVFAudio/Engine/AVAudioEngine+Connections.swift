@@ -140,8 +140,16 @@ extension AVAudioEngine {
         let group = connections.filter { $0.key == key }
         guard let source = group.first?.source else { return }
         let bus = group[0].sourceBus
+        let rateBefore = source.outputFormat(forBus: bus).sampleRate
         if !source.setOutputFormat(requested, bus: bus) { _ = formatChangeNeedsReset(source) && source.setOutputFormat(requested, bus: bus) }
         let made = source.outputFormat(forBus: bus)
+        // A mixer mixes at its output's rate: connected at a new rate, what feeds it is settled again (its
+        // inputs were made, with their converters, for the old one).
+        if source is AVAudioMixerNode, made.sampleRate != rateBefore {
+            for inputKey in Set(connections.filter({ $0.dest === source }).map(\.key)) {
+                if let format = connections.first(where: { $0.key == inputKey })?.format { configure(inputKey, format: format) }
+            }
+        }
         for c in group {
             c.format = made
             let taken = acceptedFormat(c.dest, bus: c.destBus, offered: made)
