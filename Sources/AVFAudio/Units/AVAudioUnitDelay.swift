@@ -5,9 +5,11 @@ open class AVAudioUnitDelay: AVAudioUnitEffect, @unchecked Sendable {
     static let description = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_Delay,
                                                        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 
-    /// A delay with AUDelay's defaults (1 s, 50 % feedback, 15 kHz, 100 % wet).
+    /// A delay with AVAudioUnitDelay.h's defaults: 1 s, 50 % feedback, 15 kHz, 100 % wet (the AUDelay under
+    /// it starts at 50 % wet, AudioUnitParameters.h, so the node sets its mix).
     public convenience init() {
         self.init(description: Self.description, unit: Self.instantiate(Self.description))
+        wetDryMix = 100
     }
 
     /// Delay in seconds, 0...2.
