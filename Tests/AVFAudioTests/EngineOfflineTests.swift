@@ -344,3 +344,23 @@ extension EngineOfflineTests {
         #expect(left == Array(UnsafeBufferPointer(start: x.floatChannelData![0], count: 1024)))
     }
 }
+
+extension EngineOfflineTests {
+    @Test func monoOutputPassesAMonoSourceAtUnity() throws {
+        let mono = AVAudioFormat(standardFormatWithSampleRate: Self.rate, channels: 1)!
+        let engine = AVAudioEngine()
+        let player = AVAudioPlayerNode()
+        engine.attach(player)
+        engine.connect(player, to: engine.mainMixerNode, format: mono)  // before manual rendering, as Apple's sample does
+        try engine.enableManualRenderingMode(.offline, format: mono, maximumFrameCount: 1024)
+        #expect(engine.mainMixerNode.outputFormat(forBus: 0).channelCount == 1)
+        try engine.start()
+        let x = AVAudioPCMBuffer(pcmFormat: mono, frameCapacity: 2048)!
+        x.frameLength = 2048
+        for i in 0..<2048 { x.floatChannelData![0][i] = Float(i % 64) / 128 - 0.25 }
+        player.scheduleBuffer(x)
+        player.play()
+        let (out, _) = try Self.render(engine, frames: 2048)
+        #expect(out == Array(UnsafeBufferPointer(start: x.floatChannelData![0], count: 2048)))
+    }
+}

@@ -73,11 +73,10 @@ extension AVAudioEngine {
                 input.graphNode = output.graphNode
             }
         }
-        // The main mixer follows the output's rate; its inputs are wired again for the new rate.
+        // The main mixer follows the output's rate and (mono or stereo) width; its inputs are wired again for it.
         var mixers: [AVAudioNode] = []
         if let mixer = attached.values.first(where: { n in connections.contains { $0.source === n && $0.dest === output } }) as? AVAudioMixerNode,
-           let rate = manualFormatStorage?.sampleRate ?? Optional(output.outputFormat(forBus: 0).sampleRate), rate > 0,
-           let format = AVAudioFormat(standardFormatWithSampleRate: rate, channels: 2) {
+           let format = mainMixerFormat() {
             mixer.setOutputFormat(format)
             for c in connections where c.source === mixer && c.dest === output { c.format = format }
             mixers.append(mixer)

@@ -115,10 +115,12 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The main mixer's output format: two channels at the output's rate (the manual rendering format's rate).
-    private func mainMixerFormat() -> AVAudioFormat? {
-        let rate = manualFormatStorage?.sampleRate ?? outputNode.outputFormat(forBus: 0).sampleRate
-        return AVAudioFormat(standardFormatWithSampleRate: rate > 0 ? rate : 44100, channels: 2)
+    /// The main mixer's output format: the output's rate (the manual rendering format's), mono when the output is
+    /// mono, else stereo (wider outputs get a converter after the mix).
+    func mainMixerFormat() -> AVAudioFormat? {
+        let output = manualFormatStorage ?? outputNode.outputFormat(forBus: 0)
+        let rate = output.sampleRate
+        return AVAudioFormat(standardFormatWithSampleRate: rate > 0 ? rate : 44100, channels: output.channelCount == 1 ? 1 : 2)
     }
 
     private func outputUnit() -> AudioUnit {

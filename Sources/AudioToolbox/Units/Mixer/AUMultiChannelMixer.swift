@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// AUMultiChannelMixer (`'aumx' 'mcmx' 'appl'`): any number of mono or stereo inputs (ElementCount on the
-/// input scope, 8 by default) mixed to one stereo output. Per input: Volume (linear gain), Enable, Pan
+/// input scope, 8 by default) mixed to one stereo output (or a mono one: inputs summed unpanned, a stereo input as
+/// the mean of its sides). Per input: Volume (linear gain), Enable, Pan
 /// (constant-power for mono inputs, balance for stereo ones: MixerKernels states both laws); output
 /// Volume. Gain changes are de-zippered: a full-scale jump takes 10 ms. Disabled or unconnected inputs
 /// are not pulled. Inputs are Float32 non-interleaved at the output's sample rate (a different input rate
@@ -39,6 +40,8 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
 
     /// AUStereoMixer's parameter set instead of AUMultiChannelMixer's.
     private let stereoMixer: Bool
+    /// A mono output (set at initialize): inputs are summed without panning, a stereo input as the mean of its sides.
+    private var monoOutput = false
 
     init(component: AudioComponentEntry, stereoMixer: Bool = false) {
         self.stereoMixer = stereoMixer
@@ -133,7 +136,8 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
     }
 
     override func initializeUnit() -> OSStatus {
-        guard outputs[0].format.mChannelsPerFrame == 2 else { return kAudioUnitErr_FormatNotSupported }
+        guard outputs[0].format.mChannelsPerFrame == 2 || outputs[0].format.mChannelsPerFrame == 1 else { return kAudioUnitErr_FormatNotSupported }
+        monoOutput = outputs[0].format.mChannelsPerFrame == 1
         // Inputs are mixed at the output's rate: no sample-rate conversion here (yet), so a mismatch is refused.
         // Inputs with no source are not rendered, and get a format checked against this when they are connected.
         for input in inputs where input.source.value.kind != .none
@@ -186,6 +190,7 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
         let volume = parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, e)
         let pan = stereoMixer ? 2 * parameterValue(kStereoMixerParam_Pan, kAudioUnitScope_Input, e) - 1
             : parameterValue(kMultiChannelMixerParam_Pan, kAudioUnitScope_Input, e)
+        if monoOutput { return inputs[i].format.mChannelsPerFrame == 1 ? (volume, 0) : (0.5 * volume, 0.5 * volume) }
         let panLaw = panLaw!  // allocated at initialize, before any caller runs
         if panLaw[i].pan != pan {
             let (l, r) = inputs[i].format.mChannelsPerFrame == 1 ? MixerKernels.monoPanGains(pan) : MixerKernels.stereoBalanceGains(pan)
@@ -199,9 +204,10 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
         guard let gains, let scratch else { return kAudioUnitErr_Uninitialized }
         let out = UnsafeMutableAudioBufferListPointer(output)
         let n = Int(frames)
-        let left = out[0].mData!.assumingMemoryBound(to: Float.self), right = out[1].mData!.assumingMemoryBound(to: Float.self)
+        let left = out[0].mData!.assumingMemoryBound(to: Float.self)
+        let right = monoOutput ? left : out[1].mData!.assumingMemoryBound(to: Float.self)  // mono: both sides sum into one
         left.update(repeating: 0, count: n)
-        right.update(repeating: 0, count: n)
+        if !monoOutput { right.update(repeating: 0, count: n) }
         var silent = true
         for i in 0..<inputs.count {
             let input = inputs[i]
@@ -228,14 +234,16 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
                             gain: parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Input, AudioUnitElement(i)))
             }
             gains[2 * i] = MixerKernels.accumulate(l, into: left, count: n, gain: gains[2 * i], target: targetL, step: step)
-            gains[2 * i + 1] = MixerKernels.accumulate(r, into: right, count: n, gain: gains[2 * i + 1], target: targetR, step: step)
+            if !(monoOutput && channels == 1) {
+                gains[2 * i + 1] = MixerKernels.accumulate(r, into: right, count: n, gain: gains[2 * i + 1], target: targetR, step: step)
+            }
             if !inputFlags.contains(.unitRenderAction_OutputIsSilence) { silent = false }
         }
         let target = parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Output, 0)
         let metering = outputs[0].meteringMode.load(ordering: .relaxed)
-        let (preRMS, prePeak) = metering ? Self.measure(out, channels: 2, frames: n) : (0, 0)
-        _ = MixerKernels.scale(left, count: n, gain: outputGain, target: target, step: step)
-        outputGain = MixerKernels.scale(right, count: n, gain: outputGain, target: target, step: step)
+        let (preRMS, prePeak) = metering ? Self.measure(out, channels: monoOutput ? 1 : 2, frames: n) : (0, 0)
+        let scaled = MixerKernels.scale(left, count: n, gain: outputGain, target: target, step: step)
+        outputGain = monoOutput ? scaled : MixerKernels.scale(right, count: n, gain: outputGain, target: target, step: step)
         if metering { storeMeters(kAudioUnitScope_Output, 0, rms: preRMS, peak: prePeak, gain: target) }
         if silent { flags.pointee.insert(.unitRenderAction_OutputIsSilence) } else { flags.pointee.remove(.unitRenderAction_OutputIsSilence) }
         return noErr
