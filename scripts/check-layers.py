@@ -25,6 +25,7 @@ LAYERS = [
     ["Units"],
     ["Graph"],
     ["Registry"],
+    ["AUAudioUnit"],
     ["Queue"],
     ["Services"],
 ]

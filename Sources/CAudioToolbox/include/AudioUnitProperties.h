@@ -393,6 +393,9 @@ struct ScheduledAudioFileRegion {
     uint32_t                                              mFramesToPlay;
 };
 
+// A sample time for scheduled events (the AUAudioUnit render event list, AUScheduleParameterBlock).
+typedef int64_t AUEventSampleTime;
+
 CF_ASSUME_NONNULL_END
 
 #endif

@@ -3,6 +3,7 @@
 #include "AudioUnitProperties.h"
 #include "AUGraph.h"
 #include "AudioUnitParameters.h"
+#include "AUAudioUnitImplementation.h"
 #include "AudioFormat.h"
 #include "AudioConverter.h"
 #include "AudioCodec.h"
