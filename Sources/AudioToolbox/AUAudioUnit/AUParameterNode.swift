@@ -99,8 +99,7 @@ open class AUParameterNode: NSObject, @unchecked Sendable {
         set { ownDisplayNameWithLength = newValue }
     }
 
-    /// The nearest block set on this node or an ancestor. No lock, no allocation: the render thread's
-    /// AudioUnitSetParameter comes through here.
+    /// The nearest block set on this node or an ancestor.
     @inline(__always)
     func resolved<T>(_ pick: (AUParameterNode) -> T?) -> T? {
         var node: AUParameterNode? = self
@@ -111,8 +110,25 @@ open class AUParameterNode: NSObject, @unchecked Sendable {
         return nil
     }
 
-    var valueObserverBlock: AUImplementorValueObserver? { resolved({ $0.ownValueObserver }) }
-    var valueProviderBlock: AUImplementorValueProvider? { resolved({ $0.ownValueProvider }) }
+    // The two the render thread may reach (AudioUnitSetParameter, AudioUnitGetParameter) walk the tree without the
+    // generic `resolved`: a closure passed through a generic result is re-abstracted, which allocates.
+    var valueObserverBlock: AUImplementorValueObserver? {
+        var node: AUParameterNode? = self
+        while let n = node {
+            if let block = n.ownValueObserver { return block }
+            node = n.parent
+        }
+        return nil
+    }
+
+    var valueProviderBlock: AUImplementorValueProvider? {
+        var node: AUParameterNode? = self
+        while let n = node {
+            if let block = n.ownValueProvider { return block }
+            node = n.parent
+        }
+        return nil
+    }
 
     /// A copy of this node (and its children) with addresses moved by `offset` (group templates).
     func copy(addressOffset offset: AUParameterAddress) -> AUParameterNode { self }
