@@ -3,8 +3,9 @@
 //
 // Threading: from the render thread (inside a render callback, render notification or IOProc) only
 // AudioUnitRender, AudioUnitProcess, AudioUnitGetParameter/SetParameter, AudioUnitScheduleParameters,
-// ExtAudioFileWriteAsync and CARingBuffer's Store/Fetch may be called: they take no lock and allocate
-// nothing. Everything else (properties, initialize, graph edits and AUGraphUpdate, files, converters made
+// ExtAudioFileWriteAsync, CARingBuffer's Store/Fetch, an AUAudioUnit's renderBlock and scheduleParameterBlock
+// (one scheduling thread at a time) and AUParameter's value and setValue may be called: they take no lock and
+// allocate nothing (AUParameter observers and implementor blocks run on the setting thread and must be as careful). Everything else (properties, initialize, graph edits and AUGraphUpdate, files, converters made
 // or disposed) may come from any other thread, one thread per object at a time, and may block or
 // allocate. Property listeners are called synchronously on the thread that made the change, never on
 // the render thread. AudioConverterFillComplexBuffer on one converter is one thread at a time and
