@@ -5,7 +5,8 @@
 // AudioUnitRender, AudioUnitProcess, AudioUnitGetParameter/SetParameter, AudioUnitScheduleParameters,
 // ExtAudioFileWriteAsync, CARingBuffer's Store/Fetch, an AUAudioUnit's renderBlock and scheduleParameterBlock
 // (one scheduling thread at a time) and AUParameter's value and setValue may be called: they take no lock and
-// allocate nothing (AUParameter observers and implementor blocks run on the setting thread and must be as careful). Everything else (properties, initialize, graph edits and AUGraphUpdate, files, converters made
+// allocate nothing (AUParameter observers and implementor blocks run on the setting thread and must be as
+// careful). Everything else (properties, initialize, graph edits and AUGraphUpdate, files, converters made
 // or disposed) may come from any other thread, one thread per object at a time, and may block or
 // allocate. Property listeners are called synchronously on the thread that made the change, never on
 // the render thread. AudioConverterFillComplexBuffer on one converter is one thread at a time and
