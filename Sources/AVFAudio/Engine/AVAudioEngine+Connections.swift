@@ -57,41 +57,28 @@ extension AVAudioEngine {
 
     /// Disconnects whatever feeds `node`'s input bus.
     public func disconnectNodeInput(_ node: AVAudioNode, bus: AVAudioNodeBus) {
-        withLock {
-            let gone = connections.filter { $0.dest === node && $0.destBus == bus }
-            gone.forEach(remove)
-            Set(gone.map(\.key)).forEach(rewire)
-            update()
-            publishPulls()
-        }
+        disconnect { $0.dest === node && $0.destBus == bus }
     }
 
     /// Disconnects every input of `node`.
     public func disconnectNodeInput(_ node: AVAudioNode) {
-        withLock {
-            let gone = connections.filter { $0.dest === node }
-            gone.forEach(remove)
-            Set(gone.map(\.key)).forEach(rewire)
-            update()
-            publishPulls()
-        }
+        disconnect { $0.dest === node }
     }
 
     /// Disconnects what `node`'s output bus feeds.
     public func disconnectNodeOutput(_ node: AVAudioNode, bus: AVAudioNodeBus) {
-        withLock {
-            let gone = connections.filter { $0.source === node && $0.sourceBus == bus }
-            gone.forEach(remove)
-            Set(gone.map(\.key)).forEach(rewire)
-            update()
-            publishPulls()
-        }
+        disconnect { $0.source === node && $0.sourceBus == bus }
     }
 
     /// Disconnects every output of `node`.
     public func disconnectNodeOutput(_ node: AVAudioNode) {
+        disconnect { $0.source === node }
+    }
+
+    /// Removes the connections `matching` picks and rewires what fed them.
+    private func disconnect(_ matching: (EngineConnection) -> Bool) {
         withLock {
-            let gone = connections.filter { $0.source === node }
+            let gone = connections.filter(matching)
             gone.forEach(remove)
             Set(gone.map(\.key)).forEach(rewire)
             update()

@@ -68,7 +68,7 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
     private var position: TimeInterval = 0
     /// The current run: the file position it began at, the queue time of the last rate change and the position then.
     private var segment = (source: 0.0, queueFrames: 0.0, rate: 1.0)
-    private var meters: [AudioQueueLevelMeterState] = []
+    private var meters = QueueLevelMeters()
     private var _volume: Float = 1
     private var _pan: Float = 0
     private var _rate: Float = 1
@@ -260,7 +260,7 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
         set {
             lock.withLock {
                 _metering = newValue
-                meters = []
+                meters.clear()
                 if let queue {
                     var on: UInt32 = newValue ? 1 : 0
                     AudioQueueSetProperty(queue, kAudioQueueProperty_EnableLevelMetering, &on, 4)
@@ -272,24 +272,19 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
     /// Reads the levels of the audio played most recently (one device cycle) for peakPower and averagePower.
     public func updateMeters() {
         lock.withLock {
-            guard _metering, let queue else { meters = []; return }
-            var states = [AudioQueueLevelMeterState](repeating: AudioQueueLevelMeterState(mAveragePower: -160, mPeakPower: -160),
-                                                     count: numberOfChannels)
-            var size = UInt32(MemoryLayout<AudioQueueLevelMeterState>.stride * states.count)
-            if AudioQueueGetProperty(queue, kAudioQueueProperty_CurrentLevelMeterDB, &states, &size) == noErr {
-                meters = Array(states.prefix(Int(size) / MemoryLayout<AudioQueueLevelMeterState>.stride))
-            }
+            guard _metering, let queue else { meters.clear(); return }
+            meters.update(queue, channels: numberOfChannels)
         }
     }
 
     /// The peak level of a channel at the last updateMeters(), in decibels: -160 (silence) to 0 (full scale).
     public func peakPower(forChannel channelNumber: Int) -> Float {
-        lock.withLock { meters.indices.contains(channelNumber) ? Self.clampDecibels(meters[channelNumber].mPeakPower) : -160 }
+        lock.withLock { meters.peak(channelNumber) }
     }
 
     /// The RMS level of a channel at the last updateMeters(), in decibels: -160 (silence) to 0 (full scale).
     public func averagePower(forChannel channelNumber: Int) -> Float {
-        lock.withLock { meters.indices.contains(channelNumber) ? Self.clampDecibels(meters[channelNumber].mAveragePower) : -160 }
+        lock.withLock { meters.average(channelNumber) }
     }
 
     // MARK: Transport
@@ -434,7 +429,7 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
         queue = nil
         token = 0
         buffers = []
-        meters = []
+        meters.clear()
         feedDone = false
     }
 
@@ -550,7 +545,6 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
         AudioQueueSetParameter(queue, kAudioQueueParam_Volume, _volume)
     }
 
-    private static func clampDecibels(_ v: Float) -> Float { v.isFinite ? min(max(v, -160), 0) : -160 }
 
     // MARK: Opening
 

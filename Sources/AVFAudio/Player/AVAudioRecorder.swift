@@ -44,7 +44,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     private var stopping = false
     private var startPending = false
     private var schedule = 0
-    private var meters: [AudioQueueLevelMeterState] = []
+    private var meters = QueueLevelMeters()
     private var _metering = false
 
     /// A recorder into `url` in the format `settings` describe (AVFormatIDKey, AVSampleRateKey,
@@ -139,7 +139,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
         set {
             lock.withLock {
                 _metering = newValue
-                meters = []
+                meters.clear()
                 if let queue {
                     var on: UInt32 = newValue ? 1 : 0
                     AudioQueueSetProperty(queue, kAudioQueueProperty_EnableLevelMetering, &on, 4)
@@ -151,24 +151,19 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     /// Reads the levels of the audio recorded most recently (one device cycle).
     public func updateMeters() {
         lock.withLock {
-            guard _metering, let queue else { meters = []; return }
-            let channels = Int(streamFormat.mChannelsPerFrame)
-            var states = [AudioQueueLevelMeterState](repeating: AudioQueueLevelMeterState(mAveragePower: -160, mPeakPower: -160), count: channels)
-            var size = UInt32(MemoryLayout<AudioQueueLevelMeterState>.stride * channels)
-            if AudioQueueGetProperty(queue, kAudioQueueProperty_CurrentLevelMeterDB, &states, &size) == noErr {
-                meters = Array(states.prefix(Int(size) / MemoryLayout<AudioQueueLevelMeterState>.stride))
-            }
+            guard _metering, let queue else { meters.clear(); return }
+            meters.update(queue, channels: Int(streamFormat.mChannelsPerFrame))
         }
     }
 
     /// The peak input level of a channel at the last updateMeters(), in decibels (-160 to 0).
     public func peakPower(forChannel channelNumber: Int) -> Float {
-        lock.withLock { meters.indices.contains(channelNumber) ? Self.clamp(meters[channelNumber].mPeakPower) : -160 }
+        lock.withLock { meters.peak(channelNumber) }
     }
 
     /// The RMS input level of a channel at the last updateMeters(), in decibels (-160 to 0).
     public func averagePower(forChannel channelNumber: Int) -> Float {
-        lock.withLock { meters.indices.contains(channelNumber) ? Self.clamp(meters[channelNumber].mAveragePower) : -160 }
+        lock.withLock { meters.average(channelNumber) }
     }
 
     // MARK: Transport
@@ -366,7 +361,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
         queue = nil
         token = 0
         outstanding = 0
-        meters = []
+        meters.clear()
     }
 
     /// The queue's thread: a buffer of recorded packets; write them (up to recordForDuration's length) and hand
@@ -433,5 +428,4 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
         if !bytes.isEmpty { AudioFileSetProperty(file, kAudioFilePropertyMagicCookieData, UInt32(bytes.count), bytes) }
     }
 
-    private static func clamp(_ v: Float) -> Float { v.isFinite ? min(max(v, -160), 0) : -160 }
 }
