@@ -364,3 +364,32 @@ extension EngineOfflineTests {
         #expect(out == Array(UnsafeBufferPointer(start: x.floatChannelData![0], count: 2048)))
     }
 }
+
+extension EngineOfflineTests {
+    /// Holds the input block's buffer list (the test thread renders, so no locking).
+    final class InputFeed: @unchecked Sendable {
+        let buffer: AVAudioPCMBuffer
+        var position = 0
+        init(_ buffer: AVAudioPCMBuffer) { self.buffer = buffer }
+    }
+
+    @Test func manualInputBlockFeedsTheInputNode() throws {
+        let engine = try Self.manualEngine()
+        let source = Self.noise(frames: 4096, seed: 31)
+        let feed = InputFeed(source)
+        let chunk = AVAudioPCMBuffer(pcmFormat: Self.format, frameCapacity: 4096)!
+        #expect(engine.inputNode.setManualRenderingInputPCMFormat(Self.format) { frames in
+            chunk.frameLength = frames
+            for c in 0..<2 {
+                chunk.floatChannelData![c].update(from: feed.buffer.floatChannelData![c] + feed.position, count: Int(frames))
+            }
+            feed.position += Int(frames)
+            return UnsafePointer(chunk.audioBufferList)
+        })
+        engine.connect(engine.inputNode, to: engine.mainMixerNode, format: Self.format)
+        try engine.start()
+        let (left, right) = try Self.render(engine, frames: 4096, slice: 512)
+        #expect(left == Array(UnsafeBufferPointer(start: source.floatChannelData![0], count: 4096)))
+        #expect(right == Array(UnsafeBufferPointer(start: source.floatChannelData![1], count: 4096)))
+    }
+}

@@ -85,7 +85,7 @@ extension AVAudioEngine {
     }
 
     /// The input node in manual mode: its converter pulls the client's input block (silence without one).
-    private func installManualInputCallback(_ input: AVAudioInputNode) {
+    func installManualInputCallback(_ input: AVAudioInputNode) {
         var callback = AURenderCallbackStruct(inputProc: Self.manualInputProc, inputProcRefCon: Unmanaged.passUnretained(input).toOpaque())
         AudioUnitSetProperty(input.unit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
                              UInt32(MemoryLayout<AURenderCallbackStruct>.size))

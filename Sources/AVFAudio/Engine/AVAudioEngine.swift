@@ -96,6 +96,12 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
             let node = AVAudioInputNode(engineUnit: manualMode == nil ? ioUnit! : manualInputUnitMake())
             inputNodeStorage = node
             node.attachedEngine = self
+            if let manualFormat = manualFormatStorage {
+                // Manual rendering: the input node's converter pulls the client's input block (silence until one is set).
+                node.setFormat(manualFormat, kAudioUnitScope_Input, 0)
+                node.setFormat(manualFormat, kAudioUnitScope_Output, 0)
+                installManualInputCallback(node)
+            }
             node.graphNode = manualMode == nil ? outputNodeStorage!.graphNode : addGraphNode(node.unit)
             attached[ObjectIdentifier(node)] = node
             return node
