@@ -163,6 +163,19 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
     /// The time of the engine's last render, while the engine runs and the node takes part.
     public var lastRenderTime: AVAudioTime? { attachedEngine?.lastRenderTime(of: self) }
 
+    private var bridge: (unit: AudioUnit, au: AUAudioUnit)?
+
+    /// The node's unit as an AUAudioUnit (a version 3 unit itself, or a bridge over the version 2 unit): its
+    /// parameter tree, busses, presets and state.
+    public var auAudioUnit: AUAudioUnit {
+        if let bridge, bridge.unit == unit { return bridge.au }
+        guard let au = AUAudioUnit.unit(forInstance: unit) else {
+            fatalError("AVFAudio: the node's unit has no component")  // every node's unit comes from a registered component
+        }
+        bridge = (unit, au)
+        return au
+    }
+
     /// The unit's processing latency in seconds.
     public var latency: TimeInterval {
         var value: Double = 0

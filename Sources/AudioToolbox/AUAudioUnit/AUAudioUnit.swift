@@ -355,9 +355,8 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     }
 
     /// Makes the unit of the first component matching `componentDescription` and hands it to `completionHandler`
-    /// (at once, on this thread: every unit here loads in process). Components registered with
-    /// `registerSubclass` only: wrapping a version 2 unit (Apple's AUAudioUnitV2Bridge) is not implemented and
-    /// answers kAudioComponentErr_UnsupportedType.
+    /// (at once, on this thread: every unit here loads in process). A version 2 unit (the built-in ones) comes
+    /// wrapped in an AUAudioUnitV2Bridge.
     public class func instantiate(with componentDescription: AudioComponentDescription, options: AudioComponentInstantiationOptions = [],
                                   completionHandler: @escaping (AUAudioUnit?, Error?) -> Void) {
         var d = componentDescription
@@ -366,7 +365,12 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
             return
         }
         guard let unitClass = registered.withLock({ $0[ObjectIdentifier(entry)] }) else {
-            completionHandler(nil, NSError(domain: NSOSStatusErrorDomain, code: Int(kAudioComponentErr_UnsupportedType)))
+            // A version 2 unit: wrapped, as Apple's AUAudioUnitV2Bridge does.
+            do {
+                completionHandler(try AUAudioUnitV2Bridge(componentDescription: entry.description, options: options), nil)
+            } catch {
+                completionHandler(nil, error)
+            }
             return
         }
         do {
@@ -393,6 +397,8 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
             }
             component = AudioComponentFindNext(c, &exact)
         }
+        // A version 2 unit's own entry (AUAudioUnitV2Bridge wraps built-in units): its name and version.
+        if let c = AudioComponentFindNext(nil, &exact), let entry = AudioComponentRegistry.shared.entry(for: c) { return entry }
         // Never listed, so never instantiated through it: the maker is only a placeholder.
         return AudioComponentEntry(description: description, name: "", version: 0, maker: .codec)
     }

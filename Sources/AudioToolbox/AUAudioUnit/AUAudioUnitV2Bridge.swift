@@ -1,0 +1,203 @@
+import Foundation
+
+/// An AUAudioUnit over a version 2 unit (the built-in ones), as Apple's AUAudioUnitV2Bridge: the parameter tree is
+/// the unit's global-scope parameters (address = parameter ID; reading and writing go to AudioUnitGet/SetParameter),
+/// the busses show its stream formats, and latency, tail time, bypass, presets and full state are its properties.
+/// Made by `AUAudioUnit.instantiate` for a version 2 component (it owns that unit and can render it through
+/// `renderBlock`), or over a unit someone else owns (AVAudioNode's `auAudioUnit`: there the unit renders in its
+/// graph, and the bridge's own `renderBlock` answers kAudioUnitErr_InvalidProperty).
+open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
+    /// The version 2 unit behind the bridge.
+    package let audioUnit: AudioUnit
+    private let ownsUnit: Bool
+    private lazy var inputs = makeBusses(.input)
+    private lazy var outputs = makeBusses(.output)
+    private var tree: AUParameterTree?
+    /// The pull block of the render in progress (owned units only), reached from the unit's input callback.
+    private var currentPull: AURenderPullInputBlock?
+
+    /// A bridge over a new instance of the version 2 unit `componentDescription` finds.
+    public override init(componentDescription: AudioComponentDescription, options: AudioComponentInstantiationOptions = []) throws {
+        var d = componentDescription
+        var unit: AudioUnit?
+        guard let component = AudioComponentFindNext(nil, &d) else { throw NSError(domain: NSOSStatusErrorDomain, code: -3000) }
+        let status = AudioComponentInstanceNew(component, &unit)
+        guard status == noErr, let unit else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status == noErr ? -3000 : status)) }
+        audioUnit = unit
+        ownsUnit = true
+        try super.init(componentDescription: componentDescription, options: options)
+    }
+
+    /// A bridge over `unit`, which its owner keeps (and disposes of).
+    package init(wrapping unit: AudioUnit) throws {
+        var d = AudioComponentDescription()
+        AudioComponentGetDescription(AudioComponentInstanceGetComponent(unit), &d)
+        audioUnit = unit
+        ownsUnit = false
+        try super.init(componentDescription: d, options: [])
+    }
+
+    deinit { if ownsUnit { AudioComponentInstanceDispose(audioUnit) } }
+
+    // MARK: Properties
+
+    private func uint32(_ id: AudioUnitPropertyID) -> UInt32? {
+        var value: UInt32 = 0
+        var size = UInt32(MemoryLayout<UInt32>.size)
+        return AudioUnitGetProperty(audioUnit, id, kAudioUnitScope_Global, 0, &value, &size) == noErr ? value : nil
+    }
+
+    private func double(_ id: AudioUnitPropertyID) -> Double {
+        var value: Double = 0
+        var size = UInt32(MemoryLayout<Double>.size)
+        return AudioUnitGetProperty(audioUnit, id, kAudioUnitScope_Global, 0, &value, &size) == noErr ? value : 0
+    }
+
+    private func elementCount(_ scope: AudioUnitScope) -> Int {
+        var count: UInt32 = 0
+        var size = UInt32(MemoryLayout<UInt32>.size)
+        return AudioUnitGetProperty(audioUnit, kAudioUnitProperty_ElementCount, scope, 0, &count, &size) == noErr ? Int(count) : 0
+    }
+
+    private func makeBusses(_ type: AUAudioUnitBusType) -> AUAudioUnitBusArray {
+        let scope = type == .input ? kAudioUnitScope_Input : kAudioUnitScope_Output
+        var busses: [AUAudioUnitBus] = []
+        for element in 0..<elementCount(scope) {
+            var f = AudioStreamBasicDescription()
+            var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+            guard AudioUnitGetProperty(audioUnit, kAudioUnitProperty_StreamFormat, scope, UInt32(element), &f, &size) == noErr,
+                  let bus = try? AUAudioUnitBus(streamDescription: f) else { continue }
+            busses.append(bus)
+        }
+        return AUAudioUnitBusArray(audioUnit: self, busType: type, busses: busses)
+    }
+
+    /// The unit's inputs with their formats (as they were when first asked for).
+    open override var inputBusses: AUAudioUnitBusArray { inputs }
+    /// The unit's outputs with their formats (as they were when first asked for).
+    open override var outputBusses: AUAudioUnitBusArray { outputs }
+
+    /// The unit's global parameters, read and written through the version 2 calls.
+    open override var parameterTree: AUParameterTree? {
+        get {
+            if let tree { return tree }
+            let made = makeTree()
+            tree = made
+            return made
+        }
+        set { tree = newValue }
+    }
+
+    private func makeTree() -> AUParameterTree {
+        var size: UInt32 = 0
+        AudioUnitGetPropertyInfo(audioUnit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &size, nil)
+        var ids = [AudioUnitParameterID](repeating: 0, count: Int(size) / MemoryLayout<AudioUnitParameterID>.size)
+        if !ids.isEmpty { AudioUnitGetProperty(audioUnit, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, &ids, &size) }
+        let unit = audioUnit
+        let parameters: [AUParameterNode] = ids.compactMap { id -> AUParameterNode? in
+            var info = AudioUnitParameterInfo()
+            var infoSize = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
+            guard AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &infoSize) == noErr else { return nil }
+            let cName = withUnsafeBytes(of: info.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            var name = cName
+            if let cf = info.cfNameString { name = String(describing: cf.takeUnretainedValue()) }
+            let parameter = AUParameterTree.createParameter(withIdentifier: "\(id)", name: name, address: AUParameterAddress(id),
+                                                            min: info.minValue, max: info.maxValue, unit: info.unit,
+                                                            unitName: info.unitName.map { String(describing: $0.takeUnretainedValue()) },
+                                                            flags: info.flags, valueStrings: nil, dependentParameters: nil)
+            return parameter
+        }
+        let made = AUParameterTree.createTree(withChildren: parameters)
+        made.implementorValueObserver = { parameter, value in
+            AudioUnitSetParameter(unit, AudioUnitParameterID(parameter.address), kAudioUnitScope_Global, 0, value, 0)
+        }
+        made.implementorValueProvider = { parameter in
+            var value: AudioUnitParameterValue = 0
+            AudioUnitGetParameter(unit, AudioUnitParameterID(parameter.address), kAudioUnitScope_Global, 0, &value)
+            return value
+        }
+        return made
+    }
+
+    /// The unit's latency (kAudioUnitProperty_Latency).
+    open override var latency: TimeInterval { double(kAudioUnitProperty_Latency) }
+    /// The unit's tail time (kAudioUnitProperty_TailTime).
+    open override var tailTime: TimeInterval { double(kAudioUnitProperty_TailTime) }
+
+    /// The unit's factory presets (kAudioUnitProperty_FactoryPresets).
+    open override var factoryPresets: [AUAudioUnitPreset]? {
+        var presets: Unmanaged<CFArray>?
+        var size = UInt32(MemoryLayout<Unmanaged<CFArray>?>.size)
+        guard AudioUnitGetProperty(audioUnit, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &presets, &size) == noErr,
+              let array = presets?.takeRetainedValue() as? [Any] else { return nil }
+        return array.compactMap { item -> AUAudioUnitPreset? in
+            guard let p = item as? AUPresetBox else { return nil }
+            let preset = AUAudioUnitPreset()
+            preset.number = Int(p.storage.pointee.presetNumber)
+            preset.name = p.storage.pointee.presetName?.takeUnretainedValue() as String? ?? ""
+            return preset
+        }
+    }
+
+    /// The unit's state as its ClassInfo dictionary.
+    open override var fullState: [String: Any]? {
+        get {
+            var info: Unmanaged<CFPropertyList>?
+            var size = UInt32(MemoryLayout<Unmanaged<CFPropertyList>?>.size)
+            guard AudioUnitGetProperty(audioUnit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &info, &size) == noErr else { return nil }
+            return info?.takeRetainedValue() as? [String: Any]
+        }
+        set {
+            guard let newValue else { return }
+            var info: CFPropertyList? = newValue as NSDictionary
+            AudioUnitSetProperty(audioUnit, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &info, UInt32(MemoryLayout<CFPropertyList?>.size))
+        }
+    }
+
+    // MARK: Rendering (owned units)
+
+    /// Initializes the unit (the owner's graph does that for a wrapped one).
+    open override func allocateRenderResources() throws {
+        try super.allocateRenderResources()
+        guard ownsUnit else { return }
+        for bus in 0..<elementCount(kAudioUnitScope_Input) {
+            var callback = AURenderCallbackStruct(inputProc: Self.pullProc, inputProcRefCon: Unmanaged.passUnretained(self).toOpaque())
+            AudioUnitSetProperty(audioUnit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(bus), &callback,
+                                 UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        }
+        let status = AudioUnitInitialize(audioUnit)
+        guard status == noErr else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+    }
+
+    /// Uninitializes an owned unit.
+    open override func deallocateRenderResources() {
+        if ownsUnit { AudioUnitUninitialize(audioUnit) }
+        super.deallocateRenderResources()
+    }
+
+    private static let pullProc: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
+        let bridge = Unmanaged<AUAudioUnitV2Bridge>.fromOpaque(refCon).takeUnretainedValue()
+        guard let pull = bridge.currentPull, let ioData else { return kAudioUnitErr_NoConnection }
+        return pull(flags, timeStamp, frames, Int(bus), ioData)
+    }
+
+    /// Renders the version 2 unit, its inputs pulled through the host's block.
+    open override var internalRenderBlock: AUInternalRenderBlock {
+        let unit = audioUnit, owns = ownsUnit
+        return { [unowned self] flags, timeStamp, frames, bus, output, _, pull in
+            guard owns else { return kAudioUnitErr_InvalidProperty }
+            currentPull = pull
+            defer { currentPull = nil }
+            return AudioUnitRender(unit, flags, timeStamp, UInt32(bus), frames, output)
+        }
+    }
+}
+
+extension AUAudioUnit {
+    /// Not Apple API: the AUAudioUnit behind a C API instance — the registered subclass itself when the instance is
+    /// one, else a bridge over the version 2 unit (its owner keeps the unit). AVFAudio's `auAudioUnit` uses it.
+    package static func unit(forInstance instance: AudioUnit) -> AUAudioUnit? {
+        if let adapter = AudioUnitObject.live(instance) as? AUAudioUnitV2Adapter { return adapter.unit }
+        return try? AUAudioUnitV2Bridge(wrapping: instance)
+    }
+}
