@@ -124,10 +124,11 @@ public func AudioQueueEnqueueBufferWithParameters(_ inAQ: AudioQueueRef, _ inBuf
     }
 }
 
-/// Starts playing or recording (a start time is taken as "now").
+/// Starts playing or recording: now (nil), or for an output queue at a sample time on the queue's timeline or a
+/// host time (silence plays until then). An input queue starts now whatever the time.
 @discardableResult
 public func AudioQueueStart(_ inAQ: AudioQueueRef, _ inStartTime: UnsafePointer<AudioTimeStamp>?) -> OSStatus {
-    withQueue(inAQ) { $0.start() }
+    withQueue(inAQ) { $0.start(at: inStartTime?.pointee) }
 }
 
 /// Prepares enqueued audio for playback: linear PCM needs no decoding, so this reports the frames

@@ -3,11 +3,23 @@ import Foundation
 
 /// Start, pause, stop, reset and the I/O unit behind a running queue.
 extension AudioQueueObject {
-    /// AudioQueueStart: plays (or records) from now. A queue in offline mode starts without a device.
-    func start() -> OSStatus {
+    /// AudioQueueStart: plays (or records) from now, or (an output queue) from `time`: a sample time on the queue's
+    /// timeline or a host time, before which it plays silence. A queue in offline mode starts without a device.
+    func start(at time: AudioTimeStamp? = nil) -> OSStatus {
         lock.lock(); defer { lock.unlock() }
         guard !disposed else { return kAudioQueueErr_DisposalPending }
         if runState == .running { return noErr }
+        var delay = 0
+        if let time, direction == .output {
+            if time.mFlags.contains(.sampleTimeValid) {
+                delay = Int(time.mSampleTime.rounded()) - (runState == .stopped ? 0 : sampleTime.load(ordering: .acquiring))
+            } else if time.mFlags.contains(.hostTimeValid) {
+                let now = AudioGetCurrentHostTime()
+                let nanos = time.mHostTime > now ? AudioConvertHostTimeToNanos(time.mHostTime - now) : 0
+                delay = Int(Double(nanos) / 1e9 * format.mSampleRate)
+            }
+        }
+        startDelay.store(max(delay, 0), ordering: .releasing)
         if runState == .stopped {
             stopPending.store(false, ordering: .releasing)
             playedOut.store(false, ordering: .releasing)
@@ -73,6 +85,7 @@ extension AudioQueueObject {
         stopPending.store(false, ordering: .releasing)
         playedOut.store(false, ordering: .releasing)
         sampleTime.store(0, ordering: .releasing)
+        startDelay.store(0, ordering: .releasing)
         scheduledFrames = 0
         setRunning(false)
         lock.unlock()

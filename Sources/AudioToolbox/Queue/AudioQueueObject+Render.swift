@@ -52,6 +52,23 @@ extension AudioQueueObject {
     @discardableResult
     func render(frames: Int, into list: UnsafeMutableAudioBufferListPointer, inline: Bool) -> Int {
         answerResetRequest()
+        let delay = startDelay.load(ordering: .acquiring)
+        if delay > 0 {
+            // Before the start time: silence, and the queue's time runs; the audio starts at the exact frame.
+            let n = min(delay, frames)
+            startDelay.store(delay - n, ordering: .releasing)
+            let channels = min(list.count, pcm.channels)
+            for c in 0..<channels {
+                if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p, UInt(n) * 4) }
+            }
+            sampleTime.add(n, ordering: .releasing)
+            if n == frames { return 0 }
+            offsetList.count = channels
+            for c in 0..<channels {
+                offsetList[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32((frames - n) * 4), mData: list[c].mData.map { $0 + n * 4 })
+            }
+            return n + render(frames: frames - n, into: offsetList, inline: inline)
+        }
         var written = 0
         var drained = false
         if let tp = timePitch {

@@ -78,6 +78,10 @@ final class AudioQueueObject: @unchecked Sendable {
     let resetDone = Atomic<Bool>(false)
     /// Frames the queue has played or recorded since it started from zero.
     let sampleTime = Atomic<Int>(0)
+    /// Frames of silence an output queue plays before its audio (AudioQueueStart with a start time).
+    let startDelay = Atomic<Int>(0)
+    /// The rest of a slice after the start delay (device thread; as many buffers as channels).
+    let offsetList: UnsafeMutableAudioBufferListPointer
     let deviceRunning = Atomic<Bool>(false)
     /// Per channel: peak and RMS of the last slice, as Float bit patterns.
     let meters: UnsafeMutablePointer<UInt32>
@@ -182,6 +186,7 @@ final class AudioQueueObject: @unchecked Sendable {
                                          : PCMConverter(input: floatFormat, output: pcm)
         byteList = AudioBufferList.allocate(maximumBuffers: 1)
         captureList = AudioBufferList.allocate(maximumBuffers: pcm.channels)
+        offsetList = AudioBufferList.allocate(maximumBuffers: max(pcm.channels, 1))
         scratchSamples = .allocate(capacity: pcm.channels * Self.maximumFramesPerSlice)
         scratchSamples.initialize(repeating: 0, count: pcm.channels * Self.maximumFramesPerSlice)
         meters = .allocate(capacity: 2 * pcm.channels)
@@ -206,6 +211,7 @@ final class AudioQueueObject: @unchecked Sendable {
         // The buffers are gone already: the queue's thread frees them when it ends, and it holds the queue till then.
         free(byteList.unsafeMutablePointer)
         free(captureList.unsafeMutablePointer)
+        free(offsetList.unsafeMutablePointer)
         scratchSamples.deallocate()
         meters.deallocate()
         meterSums.deallocate()
