@@ -151,3 +151,52 @@ import Testing
         #expect(mismatches == 0)
     }
 }
+
+extension FLACFileTests {
+    /// kAudioConverterCodecQuality chooses the compression level: Min is flac's -0 and Max its -8 (sizes within 1% of
+    /// `flac -8` at Max, both 4,096-frame blocks), Max is smaller than Min, and both decode to the source.
+    @Test func codecQualityChoosesTheLevel() throws {
+        let frames = 3 * 44100
+        let wav = try Self.makeWAV(frames: frames)
+        let reference = FileSupport.tempURL("flac")
+        defer { [wav, reference].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let source = try FileSupport.soxSamples(wav)
+        var sizes: [UInt32: Int] = [:]
+        for quality in [kAudioConverterQuality_Min, kAudioConverterQuality_Max] {
+            let out = FileSupport.tempURL("flac")
+            defer { try? FileManager.default.removeItem(at: out) }
+            var format = AudioStreamBasicDescription()
+            format.mSampleRate = 44100
+            format.mFormatID = kAudioFormatFLAC
+            format.mChannelsPerFrame = 2
+            format.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
+            var x: ExtAudioFileRef?
+            try #require(ExtAudioFileCreateWithURL(out as CFURL, kAudioFileFLACType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
+            var client = OCAFormat.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 32, isFloat: false, interleaved: true)
+            try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+            var converter: AudioConverterRef?
+            var size = UInt32(MemoryLayout<AudioConverterRef>.size)
+            try #require(ExtAudioFileGetProperty(x!, kExtAudioFileProperty_AudioConverter, &size, &converter) == noErr)
+            var q = quality
+            try #require(AudioConverterSetProperty(converter!, kAudioConverterCodecQuality, 4, &q) == noErr)
+            var copy = source
+            let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+                return ExtAudioFileWrite(x!, UInt32(frames), &list)
+            }
+            try #require(status == noErr)
+            try #require(ExtAudioFileDispose(x!) == noErr)
+            sizes[quality] = try Data(contentsOf: out).count
+            let (ours, _) = try Self.readInt32(out, channels: 2)
+            #expect(ours == source, "quality \(quality) decodes to the source")
+        }
+        let (status, text) = try FileSupport.run(try Self.flacTool(), ["-s", "-f", "-8", "--blocksize=4096", "--no-padding", "--no-seektable",
+                                                                      "-o", reference.path, wav.path])
+        try #require(status == 0, "flac -8: \(text)")
+        let theirs = try Data(contentsOf: reference).count
+        let minSize = try #require(sizes[kAudioConverterQuality_Min]), maxSize = try #require(sizes[kAudioConverterQuality_Max])
+        print("FLAC CodecQuality: Min \(minSize) bytes, Max \(maxSize), flac -8 \(theirs)")
+        #expect(maxSize < minSize, "Max \(maxSize) bytes, Min \(minSize)")
+        #expect(abs(Double(maxSize) / Double(theirs) - 1) < 0.01, "Max \(maxSize) bytes, flac -8 \(theirs)")
+    }
+}

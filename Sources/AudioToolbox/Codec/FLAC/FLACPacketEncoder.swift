@@ -1,13 +1,14 @@
-/// Interleaved Int32 to FLAC frames of 4,096 frames (the last shorter), at compression level 5. The
+/// Interleaved Int32 to FLAC frames of 4,096 frames (the last shorter), at compression level 5 until
+/// kAudioConverterCodecQuality picks another (Min 0 ... Max 127 spread over levels 0 ... 8, as `flac -0` ... `-8`). The
 /// cookie's STREAMINFO follows the stream: frame sizes, total samples and the MD5 of the audio so far,
 /// so a container that rewrites it when the file is finished (native FLAC) records them all.
-final class FLACPacketEncoder: PacketEncoder {
+final class FLACPacketEncoder: PacketEncoder, CodecSettings {
     let pcmFormat: AudioStreamBasicDescription
     let format: AudioStreamBasicDescription
     let framesPerPacket = FLACCodec.blockSize
     let maximumPacketBytes: Int
     let primeInfo = AudioConverterPrimeInfo(leadingFrames: 0, trailingFrames: 0)
-    private let encoder: FLACFrameEncoder
+    private var encoder: FLACFrameEncoder
     private let bits: Int
     private var frameNumber = 0
     private var md5 = FLACMD5()
@@ -41,6 +42,24 @@ final class FLACPacketEncoder: PacketEncoder {
     }
 
     deinit { block.deallocate() }
+
+    /// Lossless: no bit rate to choose (0, and setting it changes nothing).
+    var bitRate: UInt32 {
+        get { 0 }
+        set {}
+    }
+    /// kAudioConverterCodecQuality: picks the compression level for the frames still to come (frames are
+    /// independent, so a change between blocks is safe).
+    var quality: UInt32 = 0x50 {  // level 5, the flac tool's default
+        didSet {
+            let level = Int((Double(min(quality, 0x7F)) * 8 / 0x7F).rounded())
+            guard level != encoder.level else { return }
+            encoder = FLACFrameEncoder(channels: info.channels, bitsPerSample: bits, sampleRate: info.sampleRate,
+                                       blockSize: FLACCodec.blockSize, level: level)
+        }
+    }
+    var availableBitRates: [AudioValueRange] { [] }
+    var settings: CodecSettings? { self }
 
     var magicCookie: [UInt8]? {
         var i = info
