@@ -108,8 +108,9 @@ public func AudioQueueEnqueueBuffer(_ inAQ: AudioQueueRef, _ inBuffer: AudioQueu
 }
 
 /// Adds a buffer with frames trimmed from its start and end and parameter events (volume) that take
-/// effect when it begins to play; `outActualStartTime` receives the queue time it will start at. A
-/// requested start time is not honoured yet: the buffer plays after those before it.
+/// effect when it begins to play, at `inStartTime` (a sample time on the queue's timeline or a host time; silence
+/// plays up to it) or right after the buffers before it; `outActualStartTime` receives the queue time it will start
+/// at.
 @discardableResult
 public func AudioQueueEnqueueBufferWithParameters(_ inAQ: AudioQueueRef, _ inBuffer: AudioQueueBufferRef, _ inNumPacketDescs: UInt32,
                                                   _ inPacketDescs: UnsafePointer<AudioStreamPacketDescription>?,
@@ -120,7 +121,7 @@ public func AudioQueueEnqueueBufferWithParameters(_ inAQ: AudioQueueRef, _ inBuf
     withQueue(inAQ) { q in
         q.enqueue(inBuffer, packetCount: inNumPacketDescs, packets: inPacketDescs, trimStart: inTrimFramesAtStart, trimEnd: inTrimFramesAtEnd,
                   events: UnsafeBufferPointer(start: inParamValues, count: inParamValues == nil ? 0 : Int(inNumParamValues)),
-                  actualStart: outActualStartTime)
+                  startTime: inStartTime?.pointee, actualStart: outActualStartTime)
     }
 }
 

@@ -10,6 +10,8 @@ struct AudioQueueEntry: BitwiseCopyable {
     var end: Int
     /// Volume from EnqueueBufferWithParameters, or NaN for none.
     var volume: Float
+    /// EnqueueBufferWithParameters' start time on the queue's timeline (-1: right after the buffer before).
+    var startSample: Int = -1
 }
 
 /// A buffer the device thread is done with, back to the callback thread.

@@ -132,6 +132,7 @@ extension AudioQueueObject {
     func returnAllEntries() {
         if let c = current { completeEntry(c, bytes: position - c.start) }
         current = nil
+        gapFrames = 0
         while let e = toDevice.pop() { completeEntry(e, bytes: 0) }
     }
 

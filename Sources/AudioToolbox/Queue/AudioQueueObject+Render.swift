@@ -128,6 +128,17 @@ extension AudioQueueObject {
                 current = next
                 position = next.start
                 if !next.volume.isNaN { volumeBits.store(next.volume.bitPattern, ordering: .relaxed) }
+                // A start time ahead of the queue's: silence up to it (on the input side of time-pitch, when on).
+                gapFrames = next.startSample >= 0 ? max(0, next.startSample - (sampleTime.load(ordering: .relaxed) + offset + written)) : 0
+            }
+            if gapFrames > 0 {
+                let g = min(gapFrames, frames - written)
+                for c in 0..<min(list.count, pcm.channels) {
+                    if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p + offset + written, UInt(g) * 4) }
+                }
+                gapFrames -= g
+                written += g
+                continue
             }
             let e = current!
             let n = min((e.end - position) / bpf, frames - written)

@@ -90,6 +90,8 @@ final class AudioQueueObject: @unchecked Sendable {
 
     var current: AudioQueueEntry?
     var position = 0
+    /// Silence still to play before `current` (its start time is ahead of the queue's).
+    var gapFrames = 0
     var gain: Float = 1
     var pendingVolume: Float = .nan
     /// Queue format <-> planar Float32, same rate: used in place on the device thread.
@@ -257,7 +259,7 @@ final class AudioQueueObject: @unchecked Sendable {
     /// AudioQueueEnqueueBuffer(WithParameters): hands a buffer to the device thread.
     func enqueue(_ buffer: AudioQueueBufferRef, packetCount: UInt32, packets: UnsafePointer<AudioStreamPacketDescription>?,
                  trimStart: UInt32 = 0, trimEnd: UInt32 = 0, events: UnsafeBufferPointer<AudioQueueParameterEvent> = .init(start: nil, count: 0),
-                 actualStart: UnsafeMutablePointer<AudioTimeStamp>? = nil) -> OSStatus {
+                 startTime: AudioTimeStamp? = nil, actualStart: UnsafeMutablePointer<AudioTimeStamp>? = nil) -> OSStatus {
         lock.lock(); defer { lock.unlock() }
         guard !disposed, !disposeAfterPlayOut else { return kAudioQueueErr_DisposalPending }
         let key = UnsafeMutableRawPointer(buffer)
@@ -313,12 +315,29 @@ final class AudioQueueObject: @unchecked Sendable {
             guard entry.end > 0 else { return kAudioQueueErr_InvalidBuffer }
             record.frames = entry.end / bpf
         }
+        // The buffer starts after those before it, or later when a start time asks (the device thread plays
+        // silence up to it); a start time already passed means "right after".
+        var begins = max(scheduledFrames, sampleTime.load(ordering: .acquiring))
+        if direction == .output, let t = startTime {
+            var requested = -1
+            if t.mFlags.contains(.sampleTimeValid) {
+                requested = Int(t.mSampleTime.rounded())
+            } else if t.mFlags.contains(.hostTimeValid) {
+                let now = AudioGetCurrentHostTime()
+                let ahead = t.mHostTime > now ? Double(AudioConvertHostTimeToNanos(t.mHostTime - now)) / 1e9 : 0
+                requested = sampleTime.load(ordering: .acquiring) + Int(ahead * format.mSampleRate)
+            }
+            if requested > begins {
+                entry.startSample = requested
+                begins = requested
+            }
+        }
         if let actualStart {
             actualStart.pointee = AudioTimeStamp()
-            actualStart.pointee.mSampleTime = Double(max(scheduledFrames, sampleTime.load(ordering: .acquiring)))
+            actualStart.pointee.mSampleTime = Double(begins)
             actualStart.pointee.mFlags = .sampleTimeValid
         }
-        scheduledFrames = max(scheduledFrames, sampleTime.load(ordering: .acquiring)) + record.frames
+        scheduledFrames = begins + record.frames
         guard toDevice.push(entry) else { return kAudioQueueErr_BufferInQueue }
         record.enqueued = true
         buffers[key] = record
