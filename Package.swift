@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ApplicationServices", targets: ["ApplicationServices"]),
         .library(name: "AudioToolboxAAC", targets: ["AudioToolboxAAC"]),
         .library(name: "AudioDSP", targets: ["AudioDSP"]),
+        .library(name: "OpenAL", targets: ["OpenAL"]),
         .executable(name: "sine-demo", targets: ["sine-demo"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
         .executable(name: "afconvert", targets: ["afconvert"]),
@@ -71,6 +72,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-import-underlying-module"])]
         ),
         .target(name: "AudioUnit", dependencies: ["AudioToolbox"]),
+        // OpenAL 1.1's C declarations (al.h, alc.h) as a Clang module named OpenAL; the Swift target OpenAL is its
+        // overlay (as AudioToolbox is CAudioToolbox's) and implements the API on AUSpatialMixer.
+        .target(name: "COpenAL"),
+        .target(name: "OpenAL", dependencies: ["AudioToolbox", "COpenAL"],
+                swiftSettings: [.unsafeFlags(["-import-underlying-module"])]),
         // AAC (decode LC/HE/HE v2, encode LC) through libavcodec; registers itself when linked (a constructor in the
         // C target calls in before main).
         .target(name: "CAudioToolboxAACRegistration"),
@@ -114,6 +120,7 @@ let package = Package(
         .executableTarget(name: "speech-say", dependencies: ["OCASpeech"], path: "Tests/SpeechSay"),
         .testTarget(name: "SpeechEngineTests", dependencies: ["OCASpeech", "speech-say"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFoundation", "AudioToolboxAAC", "DeviceTestSupport", "AllocationCounter", "COCASupport"]),
+        .testTarget(name: "OpenALTests", dependencies: ["OpenAL", "AudioToolbox", "DeviceTestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises"]),
     ]
 )

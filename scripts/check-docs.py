@@ -20,6 +20,7 @@ TOP_FILES = {
     "AVFAudio": "Sources/AVFAudio/Exports.swift",
     "ApplicationServices": "Sources/ApplicationServices/SpeechSynthesis.swift",
     "AudioDSP": "Sources/AudioDSP/StreamingProcessor.swift",
+    "OpenAL": "Sources/OpenAL/OpenAL.swift",
 }
 
 

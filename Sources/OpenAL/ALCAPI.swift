@@ -1,0 +1,261 @@
+// The ALC functions: devices, contexts, errors and strings, ALC_SOFT_loopback and Apple's mixer-rate extension.
+
+/// Opens the default output device (any name is taken as the default; ALC_INVALID_VALUE never).
+public func alcOpenDevice(_ devicename: UnsafePointer<ALCchar>!) -> OpaquePointer! {
+    ALState.shared.locked {
+        let device = ALDevice(name: ALStrings.defaultDevice, isLoopback: false)
+        ALState.shared.devices[UnsafeMutableRawPointer(device.handle)] = device
+        return device.handle
+    }
+}
+
+/// Opens an ALC_SOFT_loopback device: its context renders only when alcRenderSamplesSOFT asks.
+public func alcLoopbackOpenDeviceSOFT(_ deviceName: UnsafePointer<ALCchar>!) -> OpaquePointer! {
+    ALState.shared.locked {
+        let device = ALDevice(name: "OpenCoreAudio Loopback", isLoopback: true)
+        ALState.shared.devices[UnsafeMutableRawPointer(device.handle)] = device
+        return device.handle
+    }
+}
+
+/// Closes a device; fails (ALC_FALSE) while it still has contexts or buffers, as the spec says.
+public func alcCloseDevice(_ device: OpaquePointer!) -> ALCboolean {
+    ALState.shared.locked {
+        guard let d = ALState.shared.device(device) else {
+            ALState.shared.setALCError(nil, ALC_INVALID_DEVICE)
+            return ALCboolean(ALC_FALSE)
+        }
+        guard d.contexts.isEmpty, d.buffers.isEmpty else { return ALCboolean(ALC_FALSE) }
+        ALState.shared.devices[UnsafeMutableRawPointer(d.handle)] = nil
+        return ALCboolean(ALC_TRUE)
+    }
+}
+
+/// Returns and clears a device's first ALC error (the global one for a nil or unknown device).
+public func alcGetError(_ device: OpaquePointer!) -> ALCenum {
+    ALState.shared.locked {
+        if let d = ALState.shared.device(device) {
+            let e = d.error
+            d.error = ALC_NO_ERROR
+            return e
+        }
+        if device != nil { return ALC_INVALID_DEVICE }
+        let e = ALState.shared.globalALCError
+        ALState.shared.globalALCError = ALC_NO_ERROR
+        return e
+    }
+}
+
+/// The render formats a loopback device takes: mono or stereo; (un)signed 8, 16, 32-bit integers and float.
+public func alcIsRenderFormatSupportedSOFT(_ device: OpaquePointer!, _ freq: ALCsizei, _ channels: ALCenum, _ type: ALCenum) -> ALCboolean {
+    ALState.shared.locked {
+        guard let d = ALState.shared.device(device), d.isLoopback else {
+            ALState.shared.setALCError(ALState.shared.device(device), ALC_INVALID_DEVICE)
+            return ALCboolean(ALC_FALSE)
+        }
+        guard freq > 0 else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return ALCboolean(ALC_FALSE) }
+        let ok = (channels == ALC_MONO_SOFT || channels == ALC_STEREO_SOFT) && (ALC_BYTE_SOFT...ALC_FLOAT_SOFT).contains(type)
+        return ALCboolean(ok ? ALC_TRUE : ALC_FALSE)
+    }
+}
+
+/// Creates a context on a device. Attributes: ALC_FREQUENCY (default 44100, or alcMacOSXMixerOutputRate's);
+/// a loopback device also needs ALC_FORMAT_CHANNELS_SOFT and ALC_FORMAT_TYPE_SOFT (ALC_INVALID_VALUE if
+/// missing or unsupported). Nil with ALC_INVALID_DEVICE if the device is bad or its output cannot start.
+public func alcCreateContext(_ device: OpaquePointer!, _ attrlist: UnsafePointer<ALCint>!) -> OpaquePointer! {
+    ALState.shared.locked {
+        let state = ALState.shared
+        guard let d = state.device(device) else { state.setALCError(nil, ALC_INVALID_DEVICE); return nil }
+        var frequency: Int? = nil, channels: ALCenum? = nil, type: ALCenum? = nil
+        if let attrlist {
+            var i = 0
+            while attrlist[i] != 0, i < 64 {
+                let value = attrlist[i + 1]
+                switch attrlist[i] {
+                case ALC_FREQUENCY: frequency = Int(value)
+                case ALC_FORMAT_CHANNELS_SOFT: channels = value
+                case ALC_FORMAT_TYPE_SOFT: type = value
+                default: break
+                }
+                i += 2
+            }
+        }
+        if let f = frequency, f < 8000 || f > 192_000 { state.setALCError(d, ALC_INVALID_VALUE); return nil }
+        if d.isLoopback {
+            guard let f = frequency, let c = channels, let t = type, c == ALC_MONO_SOFT || c == ALC_STEREO_SOFT,
+                  (ALC_BYTE_SOFT...ALC_FLOAT_SOFT).contains(t) else { state.setALCError(d, ALC_INVALID_VALUE); return nil }
+            d.loopbackFrequency = f
+            d.loopbackChannels = c
+            d.loopbackType = t
+        }
+        let rate = Double(frequency ?? (state.mixerOutputRate > 0 ? Int(state.mixerOutputRate) : 44100))
+        let context = ALContext(device: d, frequency: rate)
+        guard context.start() else {
+            context.stop()
+            state.setALCError(d, ALC_INVALID_DEVICE)
+            return nil
+        }
+        d.contexts.append(context)
+        state.contexts[UnsafeMutableRawPointer(context.handle)] = context
+        return context.handle
+    }
+}
+
+/// Makes a context current (nil: none); ALC_FALSE and ALC_INVALID_CONTEXT for a bad context.
+public func alcMakeContextCurrent(_ context: OpaquePointer!) -> ALCboolean {
+    ALState.shared.locked {
+        guard let context else { ALState.shared.current = nil; return ALCboolean(ALC_TRUE) }
+        guard let c = ALState.shared.context(context) else {
+            ALState.shared.setALCError(nil, ALC_INVALID_CONTEXT)
+            return ALCboolean(ALC_FALSE)
+        }
+        ALState.shared.current = c
+        return ALCboolean(ALC_TRUE)
+    }
+}
+
+/// Processing is continuous here: nothing to do (ALC_INVALID_CONTEXT for a bad context).
+public func alcProcessContext(_ context: OpaquePointer!) {
+    ALState.shared.locked { if ALState.shared.context(context) == nil { ALState.shared.setALCError(nil, ALC_INVALID_CONTEXT) } }
+}
+
+/// Suspension is not modelled: nothing to do (ALC_INVALID_CONTEXT for a bad context).
+public func alcSuspendContext(_ context: OpaquePointer!) {
+    ALState.shared.locked { if ALState.shared.context(context) == nil { ALState.shared.setALCError(nil, ALC_INVALID_CONTEXT) } }
+}
+
+/// Destroys a context: stops its output, frees its sources (releasing their buffers); clears it if current.
+public func alcDestroyContext(_ context: OpaquePointer!) {
+    let c: ALContext? = ALState.shared.locked {
+        guard let c = ALState.shared.context(context) else { ALState.shared.setALCError(nil, ALC_INVALID_CONTEXT); return nil }
+        ALState.shared.contexts[UnsafeMutableRawPointer(c.handle)] = nil
+        c.device.contexts.removeAll { $0 === c }
+        if ALState.shared.current === c { ALState.shared.current = nil }
+        for s in c.sources.values { for b in s.queue { b.references -= 1 } }
+        c.sources = [:]
+        c.voices = Array(repeating: nil, count: ALContext.busCount)
+        return c
+    }
+    // Outside the lock: stopping waits for the render thread, whose callbacks may be trying the lock.
+    c?.stop()
+}
+
+/// The current context, or nil.
+public func alcGetCurrentContext() -> OpaquePointer! { ALState.shared.locked { ALState.shared.current?.handle } }
+
+/// The device of a context (nil and ALC_INVALID_CONTEXT for a bad context).
+public func alcGetContextsDevice(_ context: OpaquePointer!) -> OpaquePointer! {
+    ALState.shared.locked {
+        guard let c = ALState.shared.context(context) else { ALState.shared.setALCError(nil, ALC_INVALID_CONTEXT); return nil }
+        return c.device.handle
+    }
+}
+
+/// Whether an ALC extension is present (case-insensitive).
+public func alcIsExtensionPresent(_ device: OpaquePointer!, _ extname: UnsafePointer<ALCchar>!) -> ALCboolean {
+    guard let extname else {
+        ALState.shared.locked { ALState.shared.setALCError(ALState.shared.device(device), ALC_INVALID_VALUE) }
+        return ALCboolean(ALC_FALSE)
+    }
+    let name = String(cString: extname).lowercased()
+    return ALCboolean(ALStrings.alcExtensions.lowercased().split(separator: " ").contains { $0 == name } ? ALC_TRUE : ALC_FALSE)
+}
+
+/// The address of an extension function, or nil.
+public func alcGetProcAddress(_ device: OpaquePointer!, _ funcname: UnsafePointer<ALCchar>!) -> UnsafeMutableRawPointer! {
+    guard let funcname else { return nil }
+    return ALProcedures.address(String(cString: funcname))
+}
+
+/// The value of an ALC enum by name (0 if unknown).
+public func alcGetEnumValue(_ device: OpaquePointer!, _ enumname: UnsafePointer<ALCchar>!) -> ALCenum {
+    guard let enumname else { return 0 }
+    return ALProcedures.enumValue(String(cString: enumname))
+}
+
+/// Device names, extension list and error names (ALC_INVALID_ENUM otherwise).
+public func alcGetString(_ device: OpaquePointer!, _ param: ALCenum) -> UnsafePointer<ALCchar>! {
+    ALState.shared.locked {
+        let d = ALState.shared.device(device)
+        switch param {
+        case ALC_NO_ERROR: return ALStrings.c("No Error")
+        case ALC_INVALID_DEVICE: return ALStrings.c("Invalid Device")
+        case ALC_INVALID_CONTEXT: return ALStrings.c("Invalid Context")
+        case ALC_INVALID_ENUM: return ALStrings.c("Invalid Enum")
+        case ALC_INVALID_VALUE: return ALStrings.c("Invalid Value")
+        case ALC_OUT_OF_MEMORY: return ALStrings.c("Out of Memory")
+        case ALC_DEFAULT_DEVICE_SPECIFIER, ALC_DEFAULT_ALL_DEVICES_SPECIFIER: return ALStrings.c(ALStrings.defaultDevice)
+        case ALC_DEVICE_SPECIFIER, ALC_ALL_DEVICES_SPECIFIER:
+            if let d { return ALStrings.c(d.name) }
+            return ALStrings.list([ALStrings.defaultDevice])
+        case ALC_CAPTURE_DEFAULT_DEVICE_SPECIFIER, ALC_CAPTURE_DEVICE_SPECIFIER: return ALStrings.list([])
+        case ALC_EXTENSIONS:
+            if d == nil, device != nil { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return nil }
+            return ALStrings.c(ALStrings.alcExtensions)
+        default:
+            ALState.shared.setALCError(d, ALC_INVALID_ENUM)
+            return nil
+        }
+    }
+}
+
+/// Integer queries: versions, attribute list, frequency, refresh, sync and source counts.
+public func alcGetIntegerv(_ device: OpaquePointer!, _ param: ALCenum, _ size: ALCsizei, _ values: UnsafeMutablePointer<ALCint>!) {
+    ALState.shared.locked {
+        let d = ALState.shared.device(device)
+        guard let values, size > 0 else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return }
+        let frequency = ALCint(d?.contexts.last?.frequency ?? 44100)
+        let attributes: [ALCint] = [ALC_FREQUENCY, frequency, ALC_REFRESH, 50, ALC_SYNC, ALC_FALSE,
+                                    ALC_MONO_SOURCES, ALCint(ALContext.busCount), ALC_STEREO_SOURCES, ALCint(ALContext.busCount), 0]
+        switch param {
+        case ALC_MAJOR_VERSION: values[0] = 1
+        case ALC_MINOR_VERSION: values[0] = 1
+        case ALC_ATTRIBUTES_SIZE, ALC_ALL_ATTRIBUTES, ALC_FREQUENCY, ALC_REFRESH, ALC_SYNC, ALC_MONO_SOURCES, ALC_STEREO_SOURCES:
+            guard let d else { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return }
+            _ = d
+            switch param {
+            case ALC_ATTRIBUTES_SIZE: values[0] = ALCint(attributes.count)
+            case ALC_ALL_ATTRIBUTES:
+                guard Int(size) >= attributes.count else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return }
+                for (i, v) in attributes.enumerated() { values[i] = v }
+            case ALC_FREQUENCY: values[0] = frequency
+            case ALC_REFRESH: values[0] = 50
+            case ALC_SYNC: values[0] = ALC_FALSE
+            default: values[0] = ALCint(ALContext.busCount)
+            }
+        default: ALState.shared.setALCError(d, ALC_INVALID_ENUM)
+        }
+    }
+}
+
+/// Renders `samples` frames of a loopback device's mix into `buffer`, in the format its context was made
+/// with (interleaved); silence if it has no context. ALC_INVALID_DEVICE for a device that is not loopback.
+public func alcRenderSamplesSOFT(_ device: OpaquePointer!, _ buffer: UnsafeMutableRawPointer!, _ samples: ALCsizei) {
+    let target: (ALContext?, Int, ALCenum)? = ALState.shared.locked {
+        guard let d = ALState.shared.device(device), d.isLoopback else {
+            ALState.shared.setALCError(ALState.shared.device(device), ALC_INVALID_DEVICE)
+            return nil
+        }
+        guard samples >= 0, buffer != nil || samples == 0 else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return nil }
+        return (d.contexts.last, d.loopbackChannels == ALC_MONO_SOFT ? 1 : 2, d.loopbackType)
+    }
+    guard let (context, channels, type) = target, let buffer, samples > 0 else { return }
+    guard let context else {
+        let bytes = type == ALC_FLOAT_SOFT || type == ALC_INT_SOFT || type == ALC_UNSIGNED_INT_SOFT ? 4
+            : type == ALC_SHORT_SOFT || type == ALC_UNSIGNED_SHORT_SOFT ? 2 : 1
+        memset(buffer, type == ALC_UNSIGNED_BYTE_SOFT ? 0x80 : 0, Int(samples) * channels * bytes)
+        return
+    }
+    // Outside the lock: the mixer's input callbacks try it.
+    context.renderLoopback(into: buffer, frames: Int(samples), channels: channels, type: type)
+}
+
+/// Apple's extension: the rate (Hz) contexts made from now on mix at.
+public func alcMacOSXMixerOutputRate(_ value: ALdouble) {
+    ALState.shared.locked { if value > 0, value.isFinite { ALState.shared.mixerOutputRate = value } }
+}
+
+/// Apple's extension: the rate set by alcMacOSXMixerOutputRate (44100 if none).
+public func alcMacOSXGetMixerOutputRate() -> ALdouble {
+    ALState.shared.locked { ALState.shared.mixerOutputRate > 0 ? ALState.shared.mixerOutputRate : 44100 }
+}
