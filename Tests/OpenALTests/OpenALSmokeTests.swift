@@ -1,8 +1,0 @@
-import OpenAL
-import Testing
-
-@Suite struct OpenALSmokeTests {
-    @Test func compiles() {
-        #expect(AL_TRUE == 1)
-    }
-}
