@@ -202,7 +202,14 @@ final class ALContext {
                         k += n
                         s.cursor += n
                     }
-                    if s.cursor >= b.frames { s.current += 1; s.cursor = 0 }
+                    if s.cursor >= b.frames {
+                        // Wrap or stop at once, so that offsets and states read between slices are exact.
+                        s.current += 1
+                        s.cursor = 0
+                        if s.current >= s.queue.count {
+                            if s.looping { s.current = 0 } else { s.state = AL_STOPPED }
+                        }
+                    }
                 }
             }
             ALState.shared.unlock()
