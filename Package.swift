@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(name: "speech-say", dependencies: ["OCASpeech"], path: "Tests/SpeechSay"),
         .testTarget(name: "SpeechEngineTests", dependencies: ["OCASpeech", "speech-say"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFoundation", "AudioToolboxAAC", "DeviceTestSupport", "AllocationCounter", "COCASupport"]),
-        .testTarget(name: "OpenALTests", dependencies: ["OpenAL", "AudioToolbox", "DeviceTestSupport"]),
+        .testTarget(name: "OpenALTests", dependencies: ["OpenAL", "AudioToolbox", "DeviceTestSupport", "AllocationCounter"]),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises"]),
     ]
 )

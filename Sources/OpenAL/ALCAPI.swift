@@ -131,9 +131,11 @@ public func alcDestroyContext(_ context: OpaquePointer!) {
         ALState.shared.contexts[UnsafeMutableRawPointer(c.handle)] = nil
         c.device.contexts.removeAll { $0 === c }
         if ALState.shared.current === c { ALState.shared.current = nil }
-        for s in c.sources.values { for b in s.queue { b.references -= 1 } }
-        c.sources = [:]
-        c.voices = Array(repeating: nil, count: ALContext.busCount)
+        ALState.shared.rendering {
+            for s in c.sources.values { for b in s.queue { b.references -= 1 } }
+            c.sources = [:]
+            c.voices = Array(repeating: nil, count: ALContext.busCount)
+        }
         return c
     }
     // Outside the lock: stopping waits for the render thread, whose callbacks may be trying the lock.
@@ -231,15 +233,23 @@ public func alcGetIntegerv(_ device: OpaquePointer!, _ param: ALCenum, _ size: A
 /// Renders `samples` frames of a loopback device's mix into `buffer`, in the format its context was made
 /// with (interleaved); silence if it has no context. ALC_INVALID_DEVICE for a device that is not loopback.
 public func alcRenderSamplesSOFT(_ device: OpaquePointer!, _ buffer: UnsafeMutableRawPointer!, _ samples: ALCsizei) {
-    let target: (ALContext?, Int, ALCenum)? = ALState.shared.locked {
-        guard let d = ALState.shared.device(device), d.isLoopback else {
-            ALState.shared.setALCError(ALState.shared.device(device), ALC_INVALID_DEVICE)
-            return nil
-        }
-        guard samples >= 0, buffer != nil || samples == 0 else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return nil }
-        return (d.contexts.last, d.loopbackChannels == ALC_MONO_SOFT ? 1 : 2, d.loopbackType)
+    // No closure here: this is the loopback render path, which allocates nothing.
+    let state = ALState.shared
+    state.lockAPI()
+    guard let d = state.device(device), d.isLoopback else {
+        state.setALCError(state.device(device), ALC_INVALID_DEVICE)
+        state.unlockAPI()
+        return
     }
-    guard let (context, channels, type) = target, let buffer, samples > 0 else { return }
+    guard samples >= 0, buffer != nil || samples == 0 else {
+        state.setALCError(d, ALC_INVALID_VALUE)
+        state.unlockAPI()
+        return
+    }
+    // Indexing, not .last (which allocates in unoptimised builds).
+    let context = d.contexts.isEmpty ? nil : d.contexts[d.contexts.count - 1], channels = d.loopbackChannels == ALC_MONO_SOFT ? 1 : 2, type = d.loopbackType
+    state.unlockAPI()
+    guard let buffer, samples > 0 else { return }
     guard let context else {
         let bytes = type == ALC_FLOAT_SOFT || type == ALC_INT_SOFT || type == ALC_UNSIGNED_INT_SOFT ? 4
             : type == ALC_SHORT_SOFT || type == ALC_UNSIGNED_SHORT_SOFT ? 2 : 1

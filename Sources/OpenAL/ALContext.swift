@@ -23,7 +23,7 @@ final class ALContext {
     var error: ALenum = AL_NO_ERROR
     var sources: [ALuint: ALSource] = [:]
     var nextSourceID: ALuint = 1
-    /// bus -> source; read by the render callbacks under tryLock.
+    /// bus -> source; changed under the render lock, read by the render callbacks under tryLock.
     var voices: [ALSource?] = Array(repeating: nil, count: ALContext.busCount)
     var listenerPosition = SIMD3<Float>(0, 0, 0)
     var listenerVelocity = SIMD3<Float>(0, 0, 0)
@@ -161,7 +161,7 @@ final class ALContext {
         _ = AudioUnitSetParameter(mixer, kSpatialMixerParam_Azimuth, kAudioUnitScope_Input, bus, Float(azimuth), 0)
         _ = AudioUnitSetParameter(mixer, kSpatialMixerParam_Elevation, kAudioUnitScope_Input, bus, Float(elevation), 0)
         _ = AudioUnitSetParameter(mixer, kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, bus, Float(rate), 0)
-        _ = AudioUnitSetParameter(mixer, kSpatialMixerParam_Enable, kAudioUnitScope_Input, bus, s.state == AL_PLAYING ? 1 : 0, 0)
+        _ = AudioUnitSetParameter(mixer, kSpatialMixerParam_Enable, kAudioUnitScope_Input, bus, s.audible ? 1 : 0, 0)
         let stereo = s.firstBuffer?.channels == 2
         if stereo != s.stereoMode {
             s.stereoMode = stereo
@@ -183,7 +183,9 @@ final class ALContext {
         if ALState.shared.tryLock() {
             if bus < voices.count, let s = voices[bus], s.state == AL_PLAYING {
                 var hasFrames = false
-                for b in s.queue where b.frames > 0 { hasFrames = true; break }
+                // An index loop: for-in over the array allocates its iterator in unoptimised builds.
+                var i = 0
+                while i < s.queue.count && !hasFrames { hasFrames = s.queue[i].frames > 0; i += 1 }
                 if !hasFrames { s.state = AL_STOPPED; s.current = s.queue.count; s.cursor = 0 }
                 while k < frames && s.state == AL_PLAYING {
                     if s.current >= s.queue.count {
@@ -192,11 +194,13 @@ final class ALContext {
                     let b = s.queue[s.current]
                     let n = min(b.frames - s.cursor, frames - k)
                     if n > 0 {
+                        // Only constants are captured: a captured `var` is boxed on the heap in unoptimised builds.
+                        let out = k, from = s.cursor, channels = b.channels
                         b.samples.withUnsafeBufferPointer { p in
-                            if b.channels == 1 {
-                                for j in 0..<n { let x = p[s.cursor + j]; l[k + j] = x; r[k + j] = x }
+                            if channels == 1 {
+                                for j in 0..<n { let x = p[from + j]; l[out + j] = x; r[out + j] = x }
                             } else {
-                                for j in 0..<n { l[k + j] = p[2 * (s.cursor + j)]; r[k + j] = p[2 * (s.cursor + j) + 1] }
+                                for j in 0..<n { l[out + j] = p[2 * (from + j)]; r[out + j] = p[2 * (from + j) + 1] }
                             }
                         }
                         k += n

@@ -28,6 +28,9 @@ final class ALSource {
     var cursor = 0
     /// An offset (in frames) set while not playing: applied by the next play.
     var pendingOffset: Int?
+    /// Whether the last play/stop/pause/rewind call left it playing: its mixer input's Enable. Kept apart from
+    /// `state` (which the render thread changes) so that setting a position never takes the render lock.
+    var audible = false
     /// The mixer source mode last set (stereo buffers bypass spatialisation, as the spec says).
     var stereoMode = false
 

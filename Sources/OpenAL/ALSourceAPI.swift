@@ -47,27 +47,31 @@ private func setSource(_ c: ALContext, _ s: ALSource, _ param: ALenum, _ v: [Dou
     case AL_DIRECTION: s.direction = SIMD3(Float(v[0]), Float(v[1]), Float(v[2]))
     case AL_LOOPING, AL_SOURCE_RELATIVE:
         guard x == 0 || x == 1 else { c.setError(AL_INVALID_VALUE); return }
-        if param == AL_LOOPING { s.looping = x == 1 } else { s.relative = x == 1 }
+        ALState.shared.rendering { if param == AL_LOOPING { s.looping = x == 1 } else { s.relative = x == 1 } }
     case AL_SEC_OFFSET, AL_SAMPLE_OFFSET, AL_BYTE_OFFSET:
         guard x >= 0, let b = s.firstBuffer else { c.setError(AL_INVALID_VALUE); return }
         let frame = param == AL_SAMPLE_OFFSET ? Int(x) : param == AL_BYTE_OFFSET ? Int(x) / max(b.bytesPerFrame, 1) : Int(x * Double(b.frequency))
         guard frame < s.totalFrames else { c.setError(AL_INVALID_VALUE); return }
-        if s.state == AL_PLAYING || s.state == AL_PAUSED { s.seek(frame) } else { s.pendingOffset = frame }
+        ALState.shared.rendering { if s.state == AL_PLAYING || s.state == AL_PAUSED { s.seek(frame) } else { s.pendingOffset = frame } }
     case AL_BUFFER:
-        guard s.state == AL_INITIAL || s.state == AL_STOPPED else { c.setError(AL_INVALID_OPERATION); return }
+        // Only a playing source changes state on its own (to stopped): a stopped or initial one stays so here.
+        guard ALState.shared.rendering({ s.state == AL_INITIAL || s.state == AL_STOPPED }) else { c.setError(AL_INVALID_OPERATION); return }
         let id = ALuint(truncatingIfNeeded: Int64(x))
         var buffer: ALBuffer? = nil
         if id != 0 {
             guard let b = c.device.buffers[id] else { c.setError(AL_INVALID_VALUE); return }
             buffer = b
         }
+        let queue = buffer.map { [$0] } ?? []
         for b in s.queue { b.references -= 1 }
-        s.queue = buffer.map { [$0] } ?? []
         buffer?.references += 1
-        s.type = buffer == nil ? AL_UNDETERMINED : AL_STATIC
-        s.current = s.state == AL_STOPPED ? s.queue.count : 0
-        s.cursor = 0
-        s.pendingOffset = nil
+        ALState.shared.rendering {
+            s.queue = queue
+            s.type = buffer == nil ? AL_UNDETERMINED : AL_STATIC
+            s.current = s.state == AL_STOPPED ? s.queue.count : 0
+            s.cursor = 0
+            s.pendingOffset = nil
+        }
     case AL_SOURCE_STATE, AL_BUFFERS_QUEUED, AL_BUFFERS_PROCESSED, AL_SOURCE_TYPE:
         c.setError(AL_INVALID_OPERATION)  // read-only
         return
@@ -78,8 +82,14 @@ private func setSource(_ c: ALContext, _ s: ALSource, _ param: ALenum, _ v: [Dou
     c.update(s)
 }
 
-/// A source parameter's values, or nil (AL_INVALID_ENUM recorded).
+/// A source parameter's values, or nil (AL_INVALID_ENUM recorded); read under the render lock (states,
+/// cursors and queue positions move on the render thread).
 private func getSource(_ c: ALContext, _ s: ALSource, _ param: ALenum) -> [Double]? {
+    ALState.shared.rendering { getSourceLocked(c, s, param) }
+}
+
+/// getSource's reading, the render lock held.
+private func getSourceLocked(_ c: ALContext, _ s: ALSource, _ param: ALenum) -> [Double]? {
     func three(_ v: SIMD3<Float>) -> [Double] { [Double(v.x), Double(v.y), Double(v.z)] }
     switch param {
     case AL_PITCH: return [Double(s.pitch)]
@@ -126,7 +136,7 @@ public func alGenSources(_ n: ALsizei, _ sources: UnsafeMutablePointer<ALuint>!)
             let s = ALSource(id: c.nextSourceID, bus: free[i])
             c.nextSourceID &+= 1
             c.sources[s.id] = s
-            c.voices[s.bus] = s
+            ALState.shared.rendering { c.voices[s.bus] = s }
             sources[i] = s.id
             c.update(s)
         }
@@ -142,11 +152,14 @@ public func alDeleteSources(_ n: ALsizei, _ sources: UnsafePointer<ALuint>!) {
         for i in 0..<Int(n) where c.sources[sources[i]] == nil { c.setError(AL_INVALID_NAME); return }
         for i in 0..<Int(n) {
             guard let s = c.sources.removeValue(forKey: sources[i]) else { continue }
-            s.state = AL_STOPPED
+            ALState.shared.rendering {
+                s.state = AL_STOPPED
+                c.voices[s.bus] = nil
+            }
+            s.audible = false
             c.update(s)
             for b in s.queue { b.references -= 1 }
             s.queue = []
-            c.voices[s.bus] = nil
         }
     }
 }
@@ -272,7 +285,10 @@ private func transition(_ n: ALsizei, _ sources: UnsafePointer<ALuint>?, _ chang
         for i in 0..<Int(n) where c.sources[sources[i]] == nil { c.setError(AL_INVALID_NAME); return }
         for i in 0..<Int(n) {
             let s = c.sources[sources[i]]!
-            change(c, s)
+            s.audible = ALState.shared.rendering {
+                change(c, s)
+                return s.state == AL_PLAYING
+            }
             c.update(s)
         }
     }
@@ -346,8 +362,11 @@ public func alSourceQueueBuffers(_ source: ALuint, _ nb: ALsizei, _ buffers: Uns
             list.append(b)
         }
         for b in list { b.references += 1 }
-        s.queue += list
-        s.type = AL_STREAMING
+        let queue = s.queue + list
+        ALState.shared.rendering {
+            s.queue = queue
+            s.type = AL_STREAMING
+        }
         c.update(s)
     }
 }
@@ -359,14 +378,19 @@ public func alSourceUnqueueBuffers(_ source: ALuint, _ nb: ALsizei, _ buffers: U
         guard nb >= 0 else { c.setError(AL_INVALID_VALUE); return }
         guard nb > 0 else { return }
         guard let buffers else { c.setError(AL_INVALID_VALUE); return }
-        guard s.type == AL_STREAMING, Int(nb) <= s.processed else { c.setError(AL_INVALID_VALUE); return }
-        for i in 0..<Int(nb) {
-            buffers[i] = s.queue[i].id
-            s.queue[i].references -= 1
+        let removed: [ALBuffer]? = ALState.shared.rendering {
+            guard s.type == AL_STREAMING, Int(nb) <= s.processed else { return nil }
+            let removed = Array(s.queue.prefix(Int(nb)))
+            s.queue.removeFirst(Int(nb))
+            s.current = max(0, s.current - Int(nb))
+            if s.queue.isEmpty { s.type = AL_UNDETERMINED }
+            return removed
         }
-        s.queue.removeFirst(Int(nb))
-        s.current = max(0, s.current - Int(nb))
-        if s.queue.isEmpty { s.type = AL_UNDETERMINED }
+        guard let removed else { c.setError(AL_INVALID_VALUE); return }
+        for (i, b) in removed.enumerated() {
+            buffers[i] = b.id
+            b.references -= 1
+        }
         c.update(s)
     }
 }

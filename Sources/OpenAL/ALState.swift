@@ -2,12 +2,16 @@
 import Glibc
 #endif
 
-/// The process-wide OpenAL state: open devices, their contexts, the current context and the one lock that
-/// guards all of it. AL and ALC calls take the lock; a render callback only tries it (see ALContext).
+/// The process-wide OpenAL state: open devices, their contexts, the current context, and two locks. The API
+/// lock serialises AL and ALC calls. The render lock guards only what a render callback touches (each
+/// context's bus table and its sources' queues, cursors and states): AL calls take it briefly, inside the
+/// API lock, and only when they touch those; a render callback only tries it. Position, gain and the like
+/// never take it, so the frequent calls cannot make a render slice miss it.
 final class ALState: @unchecked Sendable {
     static let shared = ALState()
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let renderMutex: UnsafeMutablePointer<pthread_mutex_t>
     var devices: [UnsafeMutableRawPointer: ALDevice] = [:]
     var contexts: [UnsafeMutableRawPointer: ALContext] = [:]
     var current: ALContext?
@@ -19,6 +23,8 @@ final class ALState: @unchecked Sendable {
     private init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
+        renderMutex = .allocate(capacity: 1)
+        pthread_mutex_init(renderMutex, nil)
     }
 
     /// Runs `body` holding the lock (AL and ALC calls only; never from a render callback).
@@ -28,11 +34,24 @@ final class ALState: @unchecked Sendable {
         return body()
     }
 
-    /// Takes the lock if it is free (never waits, never allocates): the render callbacks' way in.
-    @inline(__always) func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+    /// Takes the API lock (for a caller that must not allocate: a closure's context might, unoptimised).
+    func lockAPI() { pthread_mutex_lock(mutex) }
 
-    /// Releases a lock taken with tryLock.
-    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+    /// Releases the API lock taken with lockAPI.
+    func unlockAPI() { pthread_mutex_unlock(mutex) }
+
+    /// Runs `body` holding the render lock (an AL call, already holding the API lock, touching what renders).
+    func rendering<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(renderMutex)
+        defer { pthread_mutex_unlock(renderMutex) }
+        return body()
+    }
+
+    /// Takes the render lock if it is free (never waits, never allocates): the render callbacks' way in.
+    @inline(__always) func tryLock() -> Bool { pthread_mutex_trylock(renderMutex) == 0 }
+
+    /// Releases the render lock taken with tryLock.
+    @inline(__always) func unlock() { pthread_mutex_unlock(renderMutex) }
 
     /// The device behind a handle, or nil if the handle is not an open device (never dereferenced blindly).
     func device(_ handle: OpaquePointer?) -> ALDevice? {

@@ -2,13 +2,17 @@
 // OpenAL; this Swift module is its overlay and implements the functions), with ALC_SOFT_loopback and
 // Apple's alcMacOSXMixerOutputRate / alBufferDataStatic. Each context renders through one AUSpatialMixer.
 //
-// Threading: AL and ALC calls may come from any thread; they serialise on one process-wide lock (so they
-// may block briefly, and may allocate). Render callbacks (the mixer's input callbacks, on the output's
-// render thread, or on the thread calling alcRenderSamplesSOFT) never wait: each only tries that lock and
-// renders silence for its slice (without advancing the source) if an AL call holds it at that moment.
-// Gains, directions and rates reach the mixer through AudioUnitSetParameter, which is lock-free. Buffers
-// stay retained while any source queues them and their samples cannot change then (alBufferData answers
-// AL_INVALID_OPERATION). alcRenderSamplesSOFT must not be called from inside another AL call.
+// Threading: AL and ALC calls may come from any thread; they serialise on one process-wide API lock (so
+// they may block briefly, and may allocate). What a render callback touches (the bus table, each source's
+// queue, cursor and state) is guarded by a second, render lock, which AL calls take only briefly and only
+// when they touch that (play/stop/pause/rewind, AL_BUFFER, AL_LOOPING, offsets, queueing, state queries,
+// deleting); position, velocity, gain, listener and world changes never take it. Render callbacks (the
+// mixer's input callbacks, on the output's render thread, or on the thread calling alcRenderSamplesSOFT)
+// never wait and never allocate: each only tries the render lock, and renders silence for its slice
+// (without advancing the source) if an AL call holds it at that moment. Gains, directions and rates reach
+// the mixer through AudioUnitSetParameter, which is lock-free. Buffers stay retained while any source
+// queues them and their samples cannot change then (alBufferData answers AL_INVALID_OPERATION).
+// alcRenderSamplesSOFT must not be called from inside another AL call.
 @_exported import AudioToolbox
 
 /// The current context under the lock, or `fallback` if there is none.

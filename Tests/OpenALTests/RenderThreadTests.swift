@@ -1,0 +1,71 @@
+import AllocationCounter
+import Foundation
+import OpenAL
+import Testing
+
+extension OpenALTests {
+    /// The render path allocates nothing, and AL calls on another thread do not make it drop slices.
+    @Suite struct RenderThreadTests {
+        @Test func renderingAllocatesNothing() throws {
+            #expect(oca_alloc_counter_is_active() == 1)
+            let lb = try Loopback()
+            let ids = (0..<3).map { _ in lb.buffer(frames: 700) }
+            var streaming: ALuint = 0
+            alGenSources(1, &streaming)
+            var queue = ids
+            alSourceQueueBuffers(streaming, 3, &queue)
+            let looping = lb.buffer(frames: 500)
+            let s = lb.source(buffer: looping, looping: true)
+            alSource3f(s, AL_POSITION, 2, 0, 1)
+            var play = [streaming, s]
+            alSourcePlayv(2, &play)
+            let out = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 1024)
+            defer { out.deallocate() }
+            alcRenderSamplesSOFT(lb.device, out, 1024)          // first slice: anything lazy happens here
+            oca_alloc_counting_start()
+            for _ in 0..<8 { alcRenderSamplesSOFT(lb.device, out, 512) }   // crosses buffer ends, wraps, stops
+            let allocations = oca_alloc_counting_stop()
+            #expect(allocations == 0, "\(allocations) allocations while rendering")
+            #expect(lb.state(streaming) == AL_STOPPED)
+            lb.close(sources: [streaming, s], buffers: ids + [looping])
+        }
+
+        @Test func positionUpdatesOnAnotherThreadDropNoSlice() throws {
+            let lb = try Loopback()
+            let b = lb.buffer(frames: 44100)
+            let s = lb.source(buffer: b)
+            alDistanceModel(AL_NONE)
+            alSourcePlay(s)
+            _ = lb.render(2048)
+            let stop = ManagedAtomicFlag()
+            let mover = Thread {
+                var k = 0
+                while !stop.isSet {
+                    let angle = Float(k % 360) * .pi / 180
+                    alSource3f(s, AL_POSITION, sin(angle), 0, -cos(angle))
+                    alListenerf(AL_GAIN, 1)
+                    k += 1
+                }
+            }
+            mover.start()
+            var quiet = 0
+            for _ in 0..<400 {
+                let (l, r) = lb.render(128)
+                if zip(l, r).contains(where: { $0 + $1 < 0.3 }) { quiet += 1 }
+            }
+            stop.set()
+            Thread.sleep(forTimeInterval: 0.05)
+            print("render thread: \(quiet) of 400 slices dropped while another thread moved the source")
+            #expect(quiet == 0)
+            lb.close(sources: [s], buffers: [b])
+        }
+    }
+
+    /// A flag one thread sets and another reads.
+    final class ManagedAtomicFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
+    }
+}
