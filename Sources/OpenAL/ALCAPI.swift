@@ -190,7 +190,10 @@ public func alcGetString(_ device: OpaquePointer!, _ param: ALCenum) -> UnsafePo
         case ALC_DEVICE_SPECIFIER, ALC_ALL_DEVICES_SPECIFIER:
             if let d { return ALStrings.c(d.name) }
             return ALStrings.list([ALStrings.defaultDevice])
-        case ALC_CAPTURE_DEFAULT_DEVICE_SPECIFIER, ALC_CAPTURE_DEVICE_SPECIFIER: return ALStrings.list([])
+        case ALC_CAPTURE_DEFAULT_DEVICE_SPECIFIER: return ALStrings.c(ALStrings.defaultCaptureDevice)
+        case ALC_CAPTURE_DEVICE_SPECIFIER:
+            if let d { return ALStrings.c(d.name) }
+            return ALStrings.list([ALStrings.defaultCaptureDevice])
         case ALC_EXTENSIONS:
             if d == nil, device != nil { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return nil }
             return ALStrings.c(ALStrings.alcExtensions)
@@ -210,6 +213,9 @@ public func alcGetIntegerv(_ device: OpaquePointer!, _ param: ALCenum, _ size: A
         let attributes: [ALCint] = [ALC_FREQUENCY, frequency, ALC_REFRESH, 50, ALC_SYNC, ALC_FALSE,
                                     ALC_MONO_SOURCES, ALCint(ALContext.busCount), ALC_STEREO_SOURCES, ALCint(ALContext.busCount), 0]
         switch param {
+        case ALC_CAPTURE_SAMPLES:
+            guard let capture = d?.capture else { ALState.shared.setALCError(d, ALC_INVALID_DEVICE); return }
+            values[0] = ALCint(capture.available)
         case ALC_MAJOR_VERSION: values[0] = 1
         case ALC_MINOR_VERSION: values[0] = 1
         case ALC_ATTRIBUTES_SIZE, ALC_ALL_ATTRIBUTES, ALC_FREQUENCY, ALC_REFRESH, ALC_SYNC, ALC_MONO_SOURCES, ALC_STEREO_SOURCES:
@@ -268,4 +274,67 @@ public func alcMacOSXMixerOutputRate(_ value: ALdouble) {
 /// Apple's extension: the rate set by alcMacOSXMixerOutputRate (44100 if none).
 public func alcMacOSXGetMixerOutputRate() -> ALdouble {
     ALState.shared.locked { ALState.shared.mixerOutputRate > 0 ? ALState.shared.mixerOutputRate : 44100 }
+}
+
+/// Opens the default input for capture at `frequency` in `format` (an AL_FORMAT_*), keeping up to `buffersize`
+/// frames; nil and ALC_INVALID_VALUE for a bad format or size, ALC_INVALID_DEVICE if the input cannot open.
+public func alcCaptureOpenDevice(_ devicename: UnsafePointer<ALCchar>!, _ frequency: ALCuint, _ format: ALCenum,
+                                 _ buffersize: ALCsizei) -> OpaquePointer! {
+    ALState.shared.locked {
+        guard ALBuffer.layout(format) != nil, buffersize > 0, frequency > 0 else { ALState.shared.setALCError(nil, ALC_INVALID_VALUE); return nil }
+        guard let capture = ALCapture(frequency: Int(frequency), format: format, bufferSize: Int(buffersize)) else {
+            ALState.shared.setALCError(nil, ALC_INVALID_DEVICE)
+            return nil
+        }
+        let device = ALDevice(name: ALStrings.defaultCaptureDevice, isLoopback: false)
+        device.capture = capture
+        ALState.shared.devices[UnsafeMutableRawPointer(device.handle)] = device
+        return device.handle
+    }
+}
+
+/// Closes a capture device (ALC_FALSE and ALC_INVALID_DEVICE if it is not one).
+public func alcCaptureCloseDevice(_ device: OpaquePointer!) -> ALCboolean {
+    let capture: ALCapture? = ALState.shared.locked {
+        guard let d = ALState.shared.device(device), let capture = d.capture else {
+            ALState.shared.setALCError(ALState.shared.device(device), ALC_INVALID_DEVICE)
+            return nil
+        }
+        ALState.shared.devices[UnsafeMutableRawPointer(d.handle)] = nil
+        return capture
+    }
+    guard let capture else { return ALCboolean(ALC_FALSE) }
+    capture.close()
+    return ALCboolean(ALC_TRUE)
+}
+
+/// Starts capturing.
+public func alcCaptureStart(_ device: OpaquePointer!) {
+    ALState.shared.locked {
+        guard let capture = ALState.shared.device(device)?.capture else {
+            ALState.shared.setALCError(ALState.shared.device(device), ALC_INVALID_DEVICE); return
+        }
+        capture.start()
+    }
+}
+
+/// Stops capturing; captured frames stay readable.
+public func alcCaptureStop(_ device: OpaquePointer!) {
+    ALState.shared.locked {
+        guard let capture = ALState.shared.device(device)?.capture else {
+            ALState.shared.setALCError(ALState.shared.device(device), ALC_INVALID_DEVICE); return
+        }
+        capture.stop()
+    }
+}
+
+/// Reads `samples` captured frames into `buffer` (ALC_INVALID_VALUE if fewer are available).
+public func alcCaptureSamples(_ device: OpaquePointer!, _ buffer: UnsafeMutableRawPointer!, _ samples: ALCsizei) {
+    ALState.shared.locked {
+        let d = ALState.shared.device(device)
+        guard let capture = d?.capture else { ALState.shared.setALCError(d, ALC_INVALID_DEVICE); return }
+        guard samples >= 0, buffer != nil || samples == 0 else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return }
+        guard let buffer, samples > 0 else { return }
+        if !capture.read(into: buffer, frames: Int(samples)) { ALState.shared.setALCError(d, ALC_INVALID_VALUE) }
+    }
 }

@@ -12,6 +12,8 @@ final class ALDevice {
     var loopbackType: ALCenum = ALC_FLOAT_SOFT
     var loopbackChannels: ALCenum = ALC_STEREO_SOFT
     var loopbackFrequency = 44100
+    /// A capture device's recorder (ALC_EXT_CAPTURE); nil for output devices.
+    var capture: ALCapture?
 
     init(name: String, isLoopback: Bool) {
         self.name = name

@@ -6,8 +6,9 @@ import Glibc
 /// for the life of the process, as the spec requires).
 enum ALStrings {
     static let alExtensions = "AL_EXT_float32 AL_EXT_OFFSET"
-    static let alcExtensions = "ALC_ENUMERATE_ALL_EXT ALC_EXT_MAC_OSX ALC_SOFT_loopback"
+    static let alcExtensions = "ALC_ENUMERATE_ALL_EXT ALC_EXT_CAPTURE ALC_EXT_MAC_OSX ALC_SOFT_loopback"
     static let defaultDevice = "OpenCoreAudio Default"
+    static let defaultCaptureDevice = "OpenCoreAudio Default Input"
 
     nonisolated(unsafe) private static var table: [String: UnsafePointer<CChar>] = [:]
     nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_mutex_t> = {

@@ -145,6 +145,16 @@ extension OpenALTests {
             #expect(alcGetProcAddress(device, "alcRenderSamplesSOFT") != nil)
             #expect(alcGetEnumValue(device, "ALC_FORMAT_TYPE_SOFT") == 0x1991)
             #expect(alcCloseDevice(device) == ALCboolean(ALC_TRUE))
+            // Capture: a bad format or size is refused before any input opens; a non-capture device is refused.
+            #expect(alcCaptureOpenDevice(nil, 44100, 0x4242, 100) == nil)
+            #expect(alcGetError(nil) == ALC_INVALID_VALUE)
+            #expect(alcCaptureOpenDevice(nil, 44100, AL_FORMAT_MONO16, 0) == nil)
+            #expect(alcGetError(nil) == ALC_INVALID_VALUE)
+            var sample: Int16 = 0
+            alcCaptureSamples(bogus, &sample, 1)
+            #expect(alcGetError(nil) == ALC_INVALID_DEVICE)
+            #expect(alcCaptureCloseDevice(nil) == ALCboolean(ALC_FALSE))
+            #expect(alcGetError(nil) == ALC_INVALID_DEVICE)
         }
 
         @Test func stringsAndQueries() throws {

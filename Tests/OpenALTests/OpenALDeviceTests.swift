@@ -59,5 +59,31 @@ extension OpenALTests {
             #expect(abs(amplitude - 0.5) < 0.02, "amplitude \(amplitude)")
             #expect(leftPeak < 0.01)
         }
+
+        @Test func captureHearsTheMic() throws {
+            let device = try #require(alcCaptureOpenDevice(nil, 44100, AL_FORMAT_MONO16, 44100))
+            let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(1000, seconds: 3, amplitude: 0.5))
+            defer { PulseTestServer.stop(player) }
+            Thread.sleep(forTimeInterval: 0.3)
+            alcCaptureStart(device)
+            var available: ALCint = 0
+            let deadline = Date().addingTimeInterval(3)
+            repeat {
+                Thread.sleep(forTimeInterval: 0.02)
+                alcGetIntegerv(device, ALC_CAPTURE_SAMPLES, 1, &available)
+            } while available < 22050 && Date() < deadline
+            #expect(available >= 22050)
+            var samples = [Int16](repeating: 0, count: 22050)
+            alcCaptureSamples(device, &samples, 22050)
+            #expect(alcGetError(device) == ALC_NO_ERROR)
+            alcCaptureSamples(device, &samples, 44100 * 2)           // more than it holds
+            #expect(alcGetError(device) == ALC_INVALID_VALUE)
+            alcCaptureStop(device)
+            #expect(alcCaptureCloseDevice(device) == ALCboolean(ALC_TRUE))
+            let floats = samples.map { Float($0) / 32768 }
+            let amplitude = ToneAnalysis.fit(floats[4410...].prefix(11025), frequency: 1000, rate: Self.rate).amplitude
+            print("OpenAL capture: \(available) frames available, 1 kHz amplitude \(amplitude)")
+            #expect(abs(amplitude - 0.5) < 0.02, "amplitude \(amplitude)")
+        }
     }
 }
