@@ -23,7 +23,12 @@ final class ALCapture: @unchecked Sendable {
     private var count = 0
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var queue: AudioQueueRef?
-    private(set) var running = false
+    private var isRunning = false
+    /// Whether recording is on (read by the queue's thread, set by ALC calls: under the ring's mutex).
+    var running: Bool {
+        get { pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }; return isRunning }
+        set { pthread_mutex_lock(mutex); isRunning = newValue; pthread_mutex_unlock(mutex) }
+    }
 
     /// Nil if the format is not a capture format or the queue cannot be made.
     init?(frequency: Int, format: ALCenum, bufferSize: Int) {

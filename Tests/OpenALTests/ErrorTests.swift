@@ -172,6 +172,21 @@ extension OpenALTests {
             alcGetIntegerv(lb.device, ALC_MAJOR_VERSION, 1, &major)
             alcGetIntegerv(lb.device, ALC_FREQUENCY, 1, &frequency)
             #expect(major == 1 && frequency == 44100)
+            // Apple's extensions, reached as a Mac client does: through alGetProcAddress and Apple's proc-pointer types.
+            let staticData = try #require(alGetProcAddress("alBufferDataStatic"))
+            let bufferDataStatic = unsafeBitCast(staticData, to: alBufferDataStaticProcPtr.self)
+            var b: ALuint = 0
+            alGenBuffers(1, &b)
+            let pcm: [Int16] = [1, 2, 3, 4]
+            bufferDataStatic(ALint(b), AL_FORMAT_MONO16, pcm, 8, 22050)
+            var rate: ALint = 0
+            alGetBufferi(b, AL_FREQUENCY, &rate)
+            #expect(rate == 22050)
+            alDeleteBuffers(1, &b)
+            let setRate = unsafeBitCast(try #require(alcGetProcAddress(nil, "alcMacOSXMixerOutputRate")), to: alcMacOSXMixerOutputRateProcPtr.self)
+            setRate(48000)
+            #expect(alcMacOSXGetMixerOutputRate() == 48000)
+            alcMacOSXMixerOutputRate(44100)
             #expect(alcCloseDevice(lb.device) == ALCboolean(ALC_FALSE))  // still has a context
             lb.close()
         }
