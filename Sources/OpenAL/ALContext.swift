@@ -35,6 +35,8 @@ final class ALContext {
     var dopplerVelocity: Float = 1
     var speedOfSound: Float = 343.3
 
+    /// A loopback device rendering one channel.
+    var monoOutput: Bool { device.isLoopback && device.loopbackChannels == ALC_MONO_SOFT }
     private(set) var mixer: AudioUnit?
     private(set) var output: AudioUnit?
     /// Loopback scratch (2 non-interleaved channels of maxSlice frames) and the running sample time.
@@ -94,6 +96,10 @@ final class ALContext {
             status |= AudioUnitSetParameter(mixer, kSpatialMixerParam_Enable, kAudioUnitScope_Input, bus, 0, 0)
         }
         status |= AudioUnitSetProperty(output, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, formatSize)
+        if device.isLoopback {
+            // A generic output does not convert: both its sides run at the context's rate.
+            status |= AudioUnitSetProperty(output, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, formatSize)
+        }
         var connection = AudioUnitConnection(sourceAudioUnit: mixer, sourceOutputNumber: 0, destInputNumber: 0)
         status |= AudioUnitSetProperty(output, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
                                        UInt32(MemoryLayout<AudioUnitConnection>.size))
@@ -162,7 +168,8 @@ final class ALContext {
         _ = AudioUnitSetParameter(mixer, kSpatialMixerParam_Elevation, kAudioUnitScope_Input, bus, Float(elevation), 0)
         _ = AudioUnitSetParameter(mixer, kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, bus, Float(rate), 0)
         _ = AudioUnitSetParameter(mixer, kSpatialMixerParam_Enable, kAudioUnitScope_Input, bus, s.audible ? 1 : 0, 0)
-        let stereo = s.firstBuffer?.channels == 2
+        // A mono loopback device does not pan: every source passes through (and the two sides are averaged).
+        let stereo = s.firstBuffer?.channels == 2 || monoOutput
         if stereo != s.stereoMode {
             s.stereoMode = stereo
             var mode = (stereo ? AUSpatialMixerSourceMode.spatialMixerSourceMode_Bypass : .spatialMixerSourceMode_PointSource).rawValue

@@ -31,7 +31,7 @@ final class ALSource {
     /// Whether the last play/stop/pause/rewind call left it playing: its mixer input's Enable. Kept apart from
     /// `state` (which the render thread changes) so that setting a position never takes the render lock.
     var audible = false
-    /// The mixer source mode last set (stereo buffers bypass spatialisation, as the spec says).
+    /// Whether the mixer input was last set to bypass (stereo buffers, as the spec says, or a mono device).
     var stereoMode = false
 
     init(id: ALuint, bus: Int) {

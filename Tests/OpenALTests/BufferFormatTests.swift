@@ -71,3 +71,32 @@ extension OpenALTests {
         }
     }
 }
+
+extension OpenALTests.BufferFormatTests {
+    /// A mono 16-bit loopback device: a centred mono source comes out at its full OpenAL gain, unpanned.
+    @Test func monoShortLoopback() throws {
+        let device = try #require(alcLoopbackOpenDeviceSOFT(nil))
+        #expect(alcIsRenderFormatSupportedSOFT(device, 22050, ALC_MONO_SOFT, ALC_SHORT_SOFT) == ALCboolean(ALC_TRUE))
+        let attributes: [ALCint] = [ALC_FREQUENCY, 22050, ALC_FORMAT_CHANNELS_SOFT, ALC_MONO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_SHORT_SOFT, 0]
+        let context = try #require(alcCreateContext(device, attributes))
+        _ = alcMakeContextCurrent(context)
+        var b: ALuint = 0, s: ALuint = 0
+        alGenBuffers(1, &b)
+        let data = [Int16](repeating: 8192, count: 22050)                              // 0.25
+        alBufferData(b, AL_FORMAT_MONO16, data, 44100, 22050)
+        alGenSources(1, &s)
+        alSourcei(s, AL_BUFFER, ALint(b))
+        alSource3f(s, AL_POSITION, 3, 0, 0)                                            // distance 3, inverse clamped: 1/3
+        alSourcePlay(s)
+        var out = [Int16](repeating: 0, count: 4096)
+        alcRenderSamplesSOFT(device, &out, 2048)
+        alcRenderSamplesSOFT(device, &out, 256)
+        let expected = 0.25 / 3 * 32767
+        #expect(out[0..<256].allSatisfy { abs(Double($0) - expected) <= 2 }, "\(out[0]) vs \(expected)")
+        alDeleteSources(1, &s)
+        alDeleteBuffers(1, &b)
+        _ = alcMakeContextCurrent(nil)
+        alcDestroyContext(context)
+        #expect(alcCloseDevice(device) == ALCboolean(ALC_TRUE))
+    }
+}
