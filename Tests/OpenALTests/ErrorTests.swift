@@ -124,6 +124,30 @@ extension OpenALTests {
             lb.close(sources: [s, st], buffers: [b1, b2, other])
         }
 
+        @Test func sourceLimitAndAllOrNothingLists() throws {
+            let lb = try Loopback()
+            var many = [ALuint](repeating: 0, count: 65)
+            alGenSources(65, &many)                               // one more than the mixer's inputs
+            #expect(alGetError() == AL_INVALID_VALUE)
+            #expect(many.allSatisfy { $0 == 0 })
+            alGenSources(64, &many)
+            #expect(alGetError() == AL_NO_ERROR)
+            let b = lb.buffer(frames: 100)
+            alSourcei(many[0], AL_BUFFER, ALint(b))
+            var list = [many[0], 9999]
+            alSourcePlayv(2, &list)                               // a bad name: nothing plays
+            #expect(alGetError() == AL_INVALID_NAME)
+            #expect(lb.state(many[0]) == AL_INITIAL)
+            alDeleteSources(2, &list)                             // nothing is deleted either
+            #expect(alGetError() == AL_INVALID_NAME)
+            #expect(alIsSource(many[0]) == ALboolean(AL_TRUE))
+            alDeleteSources(64, &many)
+            #expect(alGetError() == AL_NO_ERROR)
+            alGenSources(1, &many)                                // the inputs are free again
+            #expect(alGetError() == AL_NO_ERROR)
+            lb.close(sources: [many[0]], buffers: [b])
+        }
+
         @Test func alcErrorsPerDevice() throws {
             #expect(alcCreateContext(nil, nil) == nil)
             #expect(alcGetError(nil) == ALC_INVALID_DEVICE)
