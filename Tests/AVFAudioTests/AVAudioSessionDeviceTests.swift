@@ -190,6 +190,29 @@ import Testing
         #expect(throws: NSError.self) { try session.setPreferredSampleRate(-1) }
     }
 
+    /// The active session's category and mode reach the sound server as the streams' media.role (what PulseAudio's
+    /// and PipeWire's policies route and duck by): a player under .playback/.moviePlayback plays a "video" stream, and
+    /// under .playAndRecord/.voiceChat a "phone" one (read back with pactl).
+    @Test func categoryBecomesTheStreamsMediaRole() throws {
+        defer {
+            try? session.setActive(false)
+            try? session.setCategory(.soloAmbient, mode: .default, options: [])
+        }
+        let url = try AVFAudioTestSupport.writeTone(seconds: 1.5)
+        defer { try? FileManager.default.removeItem(at: url) }
+        for (category, mode, role) in [(AVAudioSession.Category.playback, AVAudioSession.Mode.moviePlayback, "video"),
+                                       (.playAndRecord, .voiceChat, "phone")] {
+            try session.setCategory(category, mode: mode, options: [])
+            try session.setActive(true)
+            let player = try AVAudioPlayer(contentsOf: url)
+            #expect(player.play())
+            Thread.sleep(forTimeInterval: 0.6)
+            let listing = try AVFAudioTestSupport.runTool("pactl", ["list", "sink-inputs"])
+            player.stop()
+            #expect(listing.contains("media.role = \"\(role)\""), "pactl shows no media.role \(role):\n\(listing.prefix(2000))")
+        }
+    }
+
     /// Changing the HAL's default output device posts routeChangeNotification (routeConfigurationChange, with the
     /// previous route); so does choosing another input with setPreferredInput, and changing the category
     /// (categoryChange).

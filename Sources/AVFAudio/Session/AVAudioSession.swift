@@ -125,12 +125,16 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
             return changed
         }
         if changed { notifications.async { [self] in hardwareChanged(force: true) } }
+        lock.withLock { if active { Self.announceRole(Self.mediaRole(_category, _mode)) } }
     }
 
     /// Sets the mode (the category and options are kept).
     open func setMode(_ mode: Mode) throws {
         guard availableModes.contains(mode) else { throw AVAudioError.make(OSStatus(ErrorCode.badParam.rawValue)) }
-        lock.withLock { _mode = mode }
+        lock.withLock {
+            _mode = mode
+            if active { Self.announceRole(Self.mediaRole(_category, _mode)) }
+        }
     }
 
     /// Whether each option is one Apple allows with the category.
@@ -160,11 +164,37 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
             if active {
                 self.active = true
                 applyPreferences()
+                Self.announceRole(Self.mediaRole(_category, _mode))
             } else {
                 restoreDevices()
                 self.active = false
+                Self.announceRole(nil)
             }
         }
+    }
+
+    /// The sound server's media role (PulseAudio's and PipeWire's `media.role`, which their policies use to route,
+    /// duck and cork streams) for a category and mode.
+    static func mediaRole(_ category: Category, _ mode: Mode) -> String {
+        switch mode {
+        case .voiceChat, .videoChat, .gameChat: return "phone"
+        case .moviePlayback: return "video"
+        case .measurement: return "test"
+        case .voicePrompt: return "a11y"
+        default: break
+        }
+        switch category {
+        case .ambient, .soloAmbient: return "game"
+        case .record, .multiRoute, .audioProcessing: return "production"
+        case .playAndRecord: return "phone"
+        default: return "music"
+        }
+    }
+
+    /// Streams opened from now on carry `role` (libpulse reads PULSE_PROP_* when a client connects, as the ALSA
+    /// plugin under the HAL does per stream); nil removes it.
+    private static func announceRole(_ role: String?) {
+        if let role { setenv("PULSE_PROP_media.role", role, 1) } else { unsetenv("PULSE_PROP_media.role") }
     }
 
     /// The devices this session's I/O uses: the default output (unless recording only) and the default input
