@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AudioToolboxAAC", targets: ["AudioToolboxAAC"]),
         .library(name: "AudioDSP", targets: ["AudioDSP"]),
         .library(name: "OpenAL", targets: ["OpenAL"]),
+        .library(name: "CoreMIDI", targets: ["CoreMIDI"]),
         .executable(name: "sine-demo", targets: ["sine-demo"]),
         .executable(name: "afinfo", targets: ["afinfo"]),
         .executable(name: "afconvert", targets: ["afconvert"]),
@@ -75,6 +76,11 @@ let package = Package(
         // OpenAL 1.1's C declarations (al.h, alc.h) as a Clang module named OpenAL; the Swift target OpenAL is its
         // overlay (as AudioToolbox is CAudioToolbox's) and implements the API on AUSpatialMixer.
         .target(name: "COpenAL"),
+        // Core MIDI's C declarations (MIDIServices.h, MIDIMessages.h) as a Clang module named CoreMIDI; the Swift
+        // target CoreMIDI is its overlay and implements the API in process (virtual endpoints, no hardware yet).
+        .target(name: "CCoreMIDI", dependencies: ["CCoreAudioTypes"]),
+        .target(name: "CoreMIDI", dependencies: ["CoreAudio", "CoreAudioTypes", "CCoreMIDI"],
+                swiftSettings: [.unsafeFlags(["-import-underlying-module"])]),
         .target(name: "OpenAL", dependencies: ["AudioToolbox", "COpenAL"],
                 swiftSettings: [.unsafeFlags(["-import-underlying-module"])]),
         // AAC (decode LC/HE/HE v2, encode LC) through libavcodec; registers itself when linked (a constructor in the
@@ -120,6 +126,7 @@ let package = Package(
         .executableTarget(name: "speech-say", dependencies: ["OCASpeech"], path: "Tests/SpeechSay"),
         .testTarget(name: "SpeechEngineTests", dependencies: ["OCASpeech", "speech-say"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFoundation", "AudioToolboxAAC", "DeviceTestSupport", "AllocationCounter", "COCASupport"]),
+        .testTarget(name: "CoreMIDITests", dependencies: ["CoreMIDI"]),
         .testTarget(name: "OpenALTests", dependencies: ["OpenAL", "AudioToolbox", "DeviceTestSupport", "AllocationCounter"]),
         .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises"]),
     ]

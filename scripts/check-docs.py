@@ -21,6 +21,7 @@ TOP_FILES = {
     "ApplicationServices": "Sources/ApplicationServices/SpeechSynthesis.swift",
     "AudioDSP": "Sources/AudioDSP/StreamingProcessor.swift",
     "OpenAL": "Sources/OpenAL/OpenAL.swift",
+    "CoreMIDI": "Sources/CoreMIDI/CoreMIDI.swift",
 }
 
 

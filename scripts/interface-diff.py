@@ -35,8 +35,8 @@ APPLE = {
     "CoreMIDI": [f"CoreMIDI.framework/Headers/{h}.h" for h in [
         "MIDIServices", "MIDISetup", "MIDIThruConnection", "MIDIMessages", "MIDIBluetoothConnection", "MIDIDriver"]],
 }
-OURS_C = {"CoreAudioTypes": "CCoreAudioTypes", "CoreAudio": "CCoreAudio", "AudioToolbox": "CAudioToolbox"}
-OURS_SWIFT = ["CoreAudioTypes", "CoreAudio", "AudioToolbox", "AudioUnit", "AVFoundation"]
+OURS_C = {"CoreAudioTypes": "CCoreAudioTypes", "CoreAudio": "CCoreAudio", "AudioToolbox": "CAudioToolbox", "CoreMIDI": "CCoreMIDI"}
+OURS_SWIFT = ["CoreAudioTypes", "CoreAudio", "AudioToolbox", "AudioUnit", "AVFoundation", "CoreMIDI"]
 
 
 # MARK: Reading C headers without a compiler (Apple's: they need the SDK's own includes)

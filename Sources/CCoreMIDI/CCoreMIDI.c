@@ -1,0 +1,1 @@
+// Declarations only: the functions are implemented by the Swift overlay (module CoreMIDI).

@@ -1,0 +1,5 @@
+#ifndef CCOREMIDI_H
+#define CCOREMIDI_H
+#include "MIDIServices.h"
+#include "MIDIMessages.h"
+#endif

@@ -1,0 +1,11 @@
+// The CoreMIDI module: Core MIDI's C API (MIDIServices.h and MIDIMessages.h, declared in the C target
+// CCoreMIDI as the Clang module CoreMIDI; this Swift module is its overlay and implements the functions),
+// in process: clients, ports, virtual sources and destinations, MIDI 1.0 packet lists and UMP event
+// lists with conversion between them. Devices and entities are empty lists: no ALSA/JACK bridging yet.
+//
+// Threading: every call may come from any thread; the object table sits behind one process-wide lock,
+// never held while a client's callback runs. Incoming MIDI (read procs and blocks, receive blocks) is
+// delivered on the module's own serial MIDI queue (user-interactive priority), never on the caller's
+// thread, in order; a packet whose timestamp lies in the future is delivered when AudioGetCurrentHostTime
+// reaches it. Notify procs and blocks are called on that queue as well.
+@_exported import CoreAudio

@@ -1,0 +1,127 @@
+/// MIDI 1.0 byte streams <-> Universal MIDI Packets (MIDI 1.0 and MIDI 2.0 protocol), per the UMP spec's
+/// default translation and min-center-max scaling.
+enum MIDIConversion {
+    /// Scales a `from`-bit value up to `to` bits (UMP spec: the centre maps to the centre, the maximum to the maximum).
+    static func scaleUp(_ value: UInt32, from: Int, to: Int) -> UInt32 {
+        let shift = to - from
+        var out = value << shift
+        guard value > 1 << (from - 1) else { return out }
+        let repeatBits = from - 1
+        var repeatValue = value & ((1 << repeatBits) - 1)
+        repeatValue = shift > repeatBits ? repeatValue << (shift - repeatBits) : repeatValue >> (repeatBits - shift)
+        while repeatValue != 0 { out |= repeatValue; repeatValue >>= repeatBits }
+        return out
+    }
+
+    /// Data bytes after a status byte (nil for SysEx start, which runs to F7).
+    static func dataCount(_ status: UInt8) -> Int? {
+        switch status {
+        case 0x80..<0xC0, 0xE0..<0xF0, 0xF2: return 2
+        case 0xC0..<0xE0, 0xF1, 0xF3: return 1
+        case 0xF0: return nil
+        default: return 0
+        }
+    }
+
+    /// The UMP words for one packet, in `protocolID` (event lists of another protocol go through bytes).
+    static func words(of packet: MIDIMessageBatch.Packet, in protocolID: MIDIProtocolID) -> [UInt32] {
+        if let words = packet.words {
+            if packet.protocolID == protocolID { return words }
+            return Self.words(fromBytes: bytes(fromUMP: words), protocolID)
+        }
+        return Self.words(fromBytes: packet.bytes ?? [], protocolID)
+    }
+
+    /// Parses a MIDI 1.0 byte stream (running status allowed) into UMPs.
+    static func words(fromBytes bytes: [UInt8], _ protocolID: MIDIProtocolID, group: UInt8 = 0) -> [UInt32] {
+        var out: [UInt32] = []
+        var i = 0
+        var running: UInt8 = 0
+        var sysex: [UInt8]? = nil
+        while i < bytes.count {
+            let b = bytes[i]
+            if b >= 0xF8 { out.append(MIDI1UPSystemCommon(group, b, 0, 0)); i += 1; continue }
+            if sysex != nil {
+                if b == 0xF7 || b >= 0x80 { appendSysEx(sysex!, &out, group); sysex = nil; i += b == 0xF7 ? 1 : 0; continue }
+                sysex!.append(b); i += 1; continue
+            }
+            if b == 0xF0 { sysex = []; i += 1; continue }
+            var status = running
+            if b >= 0x80 { status = b; i += 1; if b < 0xF0 { running = b } else { running = 0 } }
+            guard status >= 0x80, let n = dataCount(status), i + n <= bytes.count else { i += 1; continue }
+            let d1 = n > 0 ? bytes[i] : 0, d2 = n > 1 ? bytes[i + 1] : 0
+            i += n
+            if status >= 0xF0 { out.append(MIDI1UPSystemCommon(group, status, d1, d2)); continue }
+            let kind = status >> 4, ch = status & 0xF
+            if protocolID == ._1_0 {
+                out.append(MIDI1UPChannelVoiceMessage(group, kind, ch, d1, d2))
+                continue
+            }
+            let m: MIDIMessage_64
+            switch kind {
+            case 0x9 where d2 == 0: m = MIDI2NoteOff(group, ch, d1, 0, 0, UInt16(scaleUp(0x40, from: 7, to: 16)))
+            case 0x8, 0x9: m = MIDI2ChannelVoiceMessage(group, kind, ch, UInt16(d1) << 8, scaleUp(UInt32(d2), from: 7, to: 16) << 16)
+            case 0xA: m = MIDI2PolyPressure(group, ch, d1, scaleUp(UInt32(d2), from: 7, to: 32))
+            case 0xB: m = MIDI2ControlChange(group, ch, d1, scaleUp(UInt32(d2), from: 7, to: 32))
+            case 0xC: m = MIDI2ProgramChange(group, ch, false, d1, 0, 0)
+            case 0xD: m = MIDI2ChannelPressure(group, ch, scaleUp(UInt32(d1), from: 7, to: 32))
+            default: m = MIDI2PitchBend(group, ch, scaleUp(UInt32(d1) | UInt32(d2) << 7, from: 14, to: 32))
+            }
+            out += [m.word0, m.word1]
+        }
+        if let sysex { appendSysEx(sysex, &out, group) }
+        return out
+    }
+
+    /// SysEx payload (without F0/F7) as 7-bit UMP SysEx packets of up to 6 bytes.
+    static func appendSysEx(_ data: [UInt8], _ out: inout [UInt32], _ group: UInt8) {
+        let chunks = stride(from: 0, to: max(data.count, 1), by: 6).map { Array(data[$0..<min($0 + 6, data.count)]) }
+        for (k, chunk) in chunks.enumerated() {
+            let status: UInt8 = chunks.count == 1 ? 0 : k == 0 ? 1 : k == chunks.count - 1 ? 3 : 2
+            let m = chunk.withUnsafeBufferPointer { MIDI1UPSysExArray(group, status, $0.baseAddress ?? UnsafePointer(bitPattern: 1)!, ($0.baseAddress ?? UnsafePointer(bitPattern: 1)!) + chunk.count) }
+            out += [m.word0, m.word1]
+        }
+    }
+
+    /// UMPs (either protocol) back to a MIDI 1.0 byte stream; MIDI 2.0 values are scaled down.
+    static func bytes(fromUMP words: [UInt32]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < words.count {
+            let w = words[i], type = w >> 28
+            let size = [1, 1, 1, 2, 2, 4, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4][Int(type)]
+            defer { i += size }
+            guard i + size <= words.count else { break }
+            let status = UInt8(w >> 16 & 0xFF), d1 = UInt8(w >> 8 & 0x7F), d2 = UInt8(w & 0x7F)
+            switch type {
+            case 0x1, 0x2:
+                out.append(status)
+                let n = dataCount(status) ?? 0
+                if n > 0 { out.append(d1) }
+                if n > 1 { out.append(d2) }
+            case 0x3:
+                let st = status >> 4, count = Int(status & 0xF)
+                if st == 0 || st == 1 { out.append(0xF0) }
+                let payload = [UInt8(w >> 8 & 0x7F), UInt8(w & 0x7F), UInt8(words[i + 1] >> 24 & 0x7F),
+                               UInt8(words[i + 1] >> 16 & 0x7F), UInt8(words[i + 1] >> 8 & 0x7F), UInt8(words[i + 1] & 0x7F)]
+                out += payload.prefix(min(count, 6))
+                if st == 0 || st == 3 { out.append(0xF7) }
+            case 0x4:
+                let v = words[i + 1], kind = status >> 4
+                switch kind {
+                case 0x8, 0x9: out += [status, d1, UInt8(v >> 25)]
+                    if kind == 0x9 && v >> 25 == 0 { out[out.count - 1] = 1 }
+                case 0xA, 0xB: out += [status, d1, UInt8(v >> 25)]
+                case 0xC:
+                    if w & 1 != 0 { out += [0xB0 | status & 0xF, 0, UInt8(v >> 8 & 0x7F), 0xB0 | status & 0xF, 32, UInt8(v & 0x7F)] }
+                    out += [status, UInt8(v >> 24 & 0x7F)]
+                case 0xD: out += [status, UInt8(v >> 25)]
+                case 0xE: let b = v >> 18; out += [status, UInt8(b & 0x7F), UInt8(b >> 7)]
+                default: break
+                }
+            default: break
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// One Core MIDI object behind a handle: a client, a port or a virtual endpoint. Mutated only under
+/// MIDIServer's lock.
+final class MIDIObject: @unchecked Sendable {
+    enum Kind { case client, inputPort, outputPort, source, destination }
+
+    let ref: MIDIObjectRef
+    let kind: Kind
+    let owner: MIDIObjectRef
+    var strings: [String: String] = [:]
+    var integers: [String: Int32] = [:]
+    // What receives: a read proc, a read block (packet lists) or a receive block (event lists).
+    var readProc: MIDIReadProc?
+    var refCon: UnsafeMutableRawPointer?
+    var readBlock: MIDIReadBlock?
+    var receiveBlock: MIDIReceiveBlock?
+    var protocolID: MIDIProtocolID = ._1_0
+    var notifyProc: MIDINotifyProc?
+    var notifyBlock: MIDINotifyBlock?
+    /// An input port's connected sources, with the refCon passed to MIDIPortConnectSource.
+    var connections: [MIDIEndpointRef: UnsafeMutableRawPointer?] = [:]
+
+    /// A new object with its handle and owning client (0 for a client).
+    init(ref: MIDIObjectRef, kind: Kind, owner: MIDIObjectRef) {
+        self.ref = ref
+        self.kind = kind
+        self.owner = owner
+    }
+
+    var objectType: MIDIObjectType {
+        switch kind {
+        case .source: return .source
+        case .destination: return .destination
+        default: return .other
+        }
+    }
+
+    var isEndpoint: Bool { kind == .source || kind == .destination }
+    var receives: Bool { readProc != nil || readBlock != nil || receiveBlock != nil }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The in-process MIDI server: the object table, unique IDs, and delivery on the MIDI queue.
+final class MIDIServer: @unchecked Sendable {
+    static let shared = MIDIServer()
+
+    private let lock = NSLock()
+    private var objects: [MIDIObjectRef: MIDIObject] = [:]
+    private var nextRef: MIDIObjectRef = 0x1_0000
+    private var usedIDs: Set<MIDIUniqueID> = []
+    /// Sources and destinations in creation order (MIDIGetSource/MIDIGetDestination index them).
+    private var sources: [MIDIEndpointRef] = []
+    private var destinations: [MIDIEndpointRef] = []
+    /// Apple delivers on a high-priority thread of its own; a serial queue keeps delivery in order.
+    let queue = DispatchQueue(label: "OpenCoreAudio.CoreMIDI", qos: .userInteractive)
+
+    /// Runs `body` under the table lock.
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Creates and registers an object (endpoints get a fresh unique ID); the caller holds no lock.
+    func create(_ kind: MIDIObject.Kind, owner: MIDIObjectRef, name: String, configure: (MIDIObject) -> Void = { _ in }) -> MIDIObjectRef {
+        locked {
+            nextRef += 1
+            let object = MIDIObject(ref: nextRef, kind: kind, owner: owner)
+            object.strings["name"] = name
+            configure(object)
+            var id: MIDIUniqueID
+            repeat { id = MIDIUniqueID.random(in: 1...Int32.max) * (Bool.random() ? 1 : -1) } while usedIDs.contains(id)
+            usedIDs.insert(id)
+            object.integers["uniqueID"] = id
+            objects[object.ref] = object
+            if kind == .source { sources.append(object.ref) }
+            if kind == .destination { destinations.append(object.ref) }
+            return object.ref
+        }
+    }
+
+    /// The object behind a handle, if it exists and is one of `kinds` (caller holds the lock).
+    func object(_ ref: MIDIObjectRef, _ kinds: Set<MIDIObject.Kind>? = nil) -> MIDIObject? {
+        guard let o = objects[ref] else { return nil }
+        if let kinds, !kinds.contains(o.kind) { return nil }
+        return o
+    }
+
+    /// Removes an object and everything that refers to it (caller holds the lock).
+    func remove(_ ref: MIDIObjectRef) {
+        guard let o = objects.removeValue(forKey: ref) else { return }
+        if let id = o.integers["uniqueID"] { usedIDs.remove(id) }
+        sources.removeAll { $0 == ref }
+        destinations.removeAll { $0 == ref }
+        for other in objects.values where other.kind == .inputPort { other.connections[ref] = nil }
+        if o.kind == .client {
+            for child in objects.values where child.owner == ref { remove(child.ref) }
+        }
+    }
+
+    /// Whether a unique ID is free for `ref` to take (caller holds the lock); takes it if so.
+    func claim(_ id: MIDIUniqueID, for ref: MIDIObjectRef) -> Bool {
+        guard let o = objects[ref] else { return false }
+        if o.integers["uniqueID"] == id { return true }
+        guard id != kMIDIInvalidUniqueID, !usedIDs.contains(id) else { return false }
+        if let old = o.integers["uniqueID"] { usedIDs.remove(old) }
+        usedIDs.insert(id)
+        return true
+    }
+
+    /// The object with a unique ID (caller holds the lock).
+    func find(uniqueID: MIDIUniqueID) -> MIDIObject? {
+        objects.values.first { $0.integers["uniqueID"] == uniqueID }
+    }
+
+    /// Visible sources or destinations (private ones are left out, as Apple's lists leave them out).
+    func endpoints(_ kind: MIDIObject.Kind) -> [MIDIEndpointRef] {
+        locked {
+            (kind == .source ? sources : destinations).filter { (objects[$0]?.integers["private"] ?? 0) == 0 }
+        }
+    }
+
+    /// The receivers of what a source sends: every input port connected to it, with its refCon.
+    func receivers(ofSource source: MIDIEndpointRef) -> [(MIDIObject, UnsafeMutableRawPointer?)] {
+        locked {
+            objects.values.filter { $0.kind == .inputPort }.sorted { $0.ref < $1.ref }
+                .compactMap { port in port.connections[source].map { (port, $0) } }
+        }
+    }
+
+    /// Schedules delivery of `message` to `receiver` on the MIDI queue, at its time if in the future.
+    func deliver(_ message: MIDIMessageBatch, to receiver: MIDIObject, connRefCon: UnsafeMutableRawPointer?) {
+        nonisolated(unsafe) let conn = connRefCon
+        for batch in message.splitByDueTime(now: AudioGetCurrentHostTime()) {
+            let work: @Sendable () -> Void = { batch.call(receiver, conn) }
+            if batch.delayNanos == 0 {
+                queue.async(execute: work)
+            } else {
+                queue.asyncAfter(deadline: .now() + .nanoseconds(Int(batch.delayNanos)), execute: work)
+            }
+        }
+    }
+}
