@@ -34,7 +34,8 @@ struct MIDIMessageBatch: @unchecked Sendable {
         }
     }
 
-    private init(packets: [Packet], delayNanos: UInt64) {
+    /// A batch of already-copied packets.
+    init(packets: [Packet], delayNanos: UInt64 = 0) {
         self.packets = packets
         self.delayNanos = delayNanos
     }

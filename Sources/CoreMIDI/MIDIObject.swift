@@ -10,6 +10,8 @@ final class MIDIObject: @unchecked Sendable {
     let owner: MIDIObjectRef
     var strings: [String: String] = [:]
     var integers: [String: Int32] = [:]
+    /// Data and dictionary properties (CFData / CFDictionary values).
+    var others: [String: AnyObject] = [:]
     // What receives: a read proc, a read block (packet lists) or a receive block (event lists).
     var readProc: MIDIReadProc?
     var refCon: UnsafeMutableRawPointer?

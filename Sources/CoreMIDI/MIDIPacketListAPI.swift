@@ -9,7 +9,7 @@ func MIDIEventListFirst(_ list: UnsafePointer<MIDIEventList>) -> UnsafeMutablePo
 }
 
 /// Empties a packet list and returns its first packet, to pass to MIDIPacketListAdd.
-public func MIDIPacketListInit(_ pktlist: UnsafeMutablePointer<MIDIPacketList>) -> UnsafeMutablePointer<MIDIPacket> {
+@discardableResult public func MIDIPacketListInit(_ pktlist: UnsafeMutablePointer<MIDIPacketList>) -> UnsafeMutablePointer<MIDIPacket> {
     pktlist.pointee.numPackets = 0
     return MIDIPacketListFirst(pktlist)
 }
@@ -19,7 +19,7 @@ private func isSysEx(_ first: UInt8) -> Bool { first == 0xF0 || first < 0x80 }
 
 /// Adds an event to a packet list: appended to `curPacket` when it has the same timestamp and neither is
 /// SysEx, else as a new packet after it; nil when the list (of `listSize` bytes) has no room.
-public func MIDIPacketListAdd(_ pktlist: UnsafeMutablePointer<MIDIPacketList>, _ listSize: Int,
+@discardableResult public func MIDIPacketListAdd(_ pktlist: UnsafeMutablePointer<MIDIPacketList>, _ listSize: Int,
                               _ curPacket: UnsafeMutablePointer<MIDIPacket>, _ time: MIDITimeStamp,
                               _ nData: Int, _ data: UnsafePointer<UInt8>) -> UnsafeMutablePointer<MIDIPacket>! {
     let base = UnsafeMutableRawPointer(pktlist)
@@ -45,7 +45,7 @@ public func MIDIPacketListAdd(_ pktlist: UnsafeMutablePointer<MIDIPacketList>, _
 }
 
 /// Empties an event list, sets its protocol, and returns its first packet, to pass to MIDIEventListAdd.
-public func MIDIEventListInit(_ evtlist: UnsafeMutablePointer<MIDIEventList>, _ protocol: MIDIProtocolID) -> UnsafeMutablePointer<MIDIEventPacket> {
+@discardableResult public func MIDIEventListInit(_ evtlist: UnsafeMutablePointer<MIDIEventList>, _ protocol: MIDIProtocolID) -> UnsafeMutablePointer<MIDIEventPacket> {
     evtlist.pointee.protocol = `protocol`
     evtlist.pointee.numPackets = 0
     return MIDIEventListFirst(evtlist)
@@ -53,7 +53,7 @@ public func MIDIEventListInit(_ evtlist: UnsafeMutablePointer<MIDIEventList>, _ 
 
 /// Adds UMP words to an event list: appended to `curPacket` when it has the same timestamp and room
 /// (64 words), else as a new packet after it; nil when the list (of `listSize` bytes) has no room.
-public func MIDIEventListAdd(_ evtlist: UnsafeMutablePointer<MIDIEventList>, _ listSize: Int,
+@discardableResult public func MIDIEventListAdd(_ evtlist: UnsafeMutablePointer<MIDIEventList>, _ listSize: Int,
                              _ curPacket: UnsafeMutablePointer<MIDIEventPacket>, _ time: MIDITimeStamp,
                              _ wordCount: Int, _ words: UnsafePointer<UInt32>) -> UnsafeMutablePointer<MIDIEventPacket>! {
     let end = UnsafeMutableRawPointer(evtlist) + listSize

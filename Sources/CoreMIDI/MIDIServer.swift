@@ -35,6 +35,7 @@ final class MIDIServer: @unchecked Sendable {
             objects[object.ref] = object
             if kind == .source { sources.append(object.ref) }
             if kind == .destination { destinations.append(object.ref) }
+            if object.isEndpoint { notifyClients(added: true, object) }
             return object.ref
         }
     }
@@ -49,6 +50,7 @@ final class MIDIServer: @unchecked Sendable {
     /// Removes an object and everything that refers to it (caller holds the lock).
     func remove(_ ref: MIDIObjectRef) {
         guard let o = objects.removeValue(forKey: ref) else { return }
+        if o.isEndpoint { notifyClients(added: false, o) }
         if let id = o.integers["uniqueID"] { usedIDs.remove(id) }
         sources.removeAll { $0 == ref }
         destinations.removeAll { $0 == ref }
@@ -85,6 +87,27 @@ final class MIDIServer: @unchecked Sendable {
         locked {
             objects.values.filter { $0.kind == .inputPort }.sorted { $0.ref < $1.ref }
                 .compactMap { port in port.connections[source].map { (port, $0) } }
+        }
+    }
+
+    /// Tells every client with a notify proc or block that an endpoint came or went, then that the setup
+    /// changed, as Apple's server does (on the MIDI queue; caller holds the lock).
+    private func notifyClients(added: Bool, _ object: MIDIObject) {
+        let ref = object.ref, type = object.objectType
+        for client in objects.values where client.kind == .client && (client.notifyProc != nil || client.notifyBlock != nil) {
+            let proc = client.notifyProc
+            nonisolated(unsafe) let block = client.notifyBlock, refCon = client.refCon
+            queue.async {
+                var change = MIDIObjectAddRemoveNotification(messageID: added ? .msgObjectAdded : .msgObjectRemoved,
+                                                             messageSize: UInt32(MemoryLayout<MIDIObjectAddRemoveNotification>.size),
+                                                             parent: 0, parentType: .other, child: ref, childType: type)
+                var setup = MIDINotification(messageID: .msgSetupChanged, messageSize: UInt32(MemoryLayout<MIDINotification>.size))
+                withUnsafePointer(to: &change) { p in
+                    p.withMemoryRebound(to: MIDINotification.self, capacity: 1) { proc?($0, refCon); block?($0) }
+                }
+                proc?(&setup, refCon)
+                block?(&setup)
+            }
         }
     }
 

@@ -10,20 +10,20 @@ private func make(_ kind: MIDIObject.Kind, _ client: MIDIClientRef, _ name: CFSt
 }
 
 /// Creates a client; `notifyProc` hears of setup changes.
-public func MIDIClientCreate(_ name: CFString, _ notifyProc: MIDINotifyProc?, _ notifyRefCon: UnsafeMutableRawPointer?,
+@discardableResult public func MIDIClientCreate(_ name: CFString, _ notifyProc: MIDINotifyProc?, _ notifyRefCon: UnsafeMutableRawPointer?,
                              _ outClient: UnsafeMutablePointer<MIDIClientRef>) -> OSStatus {
     outClient.pointee = MIDIServer.shared.create(.client, owner: 0, name: name as String) { $0.notifyProc = notifyProc; $0.refCon = notifyRefCon }
     return noErr
 }
 
 /// Creates a client whose block hears of setup changes.
-public func MIDIClientCreateWithBlock(_ name: CFString, _ outClient: UnsafeMutablePointer<MIDIClientRef>, _ notifyBlock: MIDINotifyBlock?) -> OSStatus {
+@discardableResult public func MIDIClientCreateWithBlock(_ name: CFString, _ outClient: UnsafeMutablePointer<MIDIClientRef>, _ notifyBlock: MIDINotifyBlock?) -> OSStatus {
     outClient.pointee = MIDIServer.shared.create(.client, owner: 0, name: name as String) { $0.notifyBlock = notifyBlock }
     return noErr
 }
 
 /// Disposes of a client and its ports and endpoints.
-public func MIDIClientDispose(_ client: MIDIClientRef) -> OSStatus {
+@discardableResult public func MIDIClientDispose(_ client: MIDIClientRef) -> OSStatus {
     let s = MIDIServer.shared
     return s.locked {
         guard s.object(client, [.client]) != nil else { return kMIDIInvalidClient }
@@ -33,30 +33,30 @@ public func MIDIClientDispose(_ client: MIDIClientRef) -> OSStatus {
 }
 
 /// Creates an input port whose read proc receives packet lists.
-public func MIDIInputPortCreate(_ client: MIDIClientRef, _ portName: CFString, _ readProc: MIDIReadProc, _ refCon: UnsafeMutableRawPointer?,
+@discardableResult public func MIDIInputPortCreate(_ client: MIDIClientRef, _ portName: CFString, _ readProc: MIDIReadProc, _ refCon: UnsafeMutableRawPointer?,
                                 _ outPort: UnsafeMutablePointer<MIDIPortRef>) -> OSStatus {
     make(.inputPort, client, portName, outPort) { $0.readProc = readProc; $0.refCon = refCon }
 }
 
 /// Creates an input port whose block receives packet lists.
-public func MIDIInputPortCreateWithBlock(_ client: MIDIClientRef, _ portName: CFString, _ outPort: UnsafeMutablePointer<MIDIPortRef>,
+@discardableResult public func MIDIInputPortCreateWithBlock(_ client: MIDIClientRef, _ portName: CFString, _ outPort: UnsafeMutablePointer<MIDIPortRef>,
                                          _ readBlock: @escaping MIDIReadBlock) -> OSStatus {
     make(.inputPort, client, portName, outPort) { $0.readBlock = readBlock }
 }
 
 /// Creates an input port whose block receives event lists in `protocol`.
-public func MIDIInputPortCreateWithProtocol(_ client: MIDIClientRef, _ portName: CFString, _ protocol: MIDIProtocolID,
+@discardableResult public func MIDIInputPortCreateWithProtocol(_ client: MIDIClientRef, _ portName: CFString, _ protocol: MIDIProtocolID,
                                             _ outPort: UnsafeMutablePointer<MIDIPortRef>, _ receiveBlock: @escaping MIDIReceiveBlock) -> OSStatus {
     make(.inputPort, client, portName, outPort) { $0.receiveBlock = receiveBlock; $0.protocolID = `protocol` }
 }
 
 /// Creates an output port (for MIDISend).
-public func MIDIOutputPortCreate(_ client: MIDIClientRef, _ portName: CFString, _ outPort: UnsafeMutablePointer<MIDIPortRef>) -> OSStatus {
+@discardableResult public func MIDIOutputPortCreate(_ client: MIDIClientRef, _ portName: CFString, _ outPort: UnsafeMutablePointer<MIDIPortRef>) -> OSStatus {
     make(.outputPort, client, portName, outPort)
 }
 
 /// Disposes of a port.
-public func MIDIPortDispose(_ port: MIDIPortRef) -> OSStatus {
+@discardableResult public func MIDIPortDispose(_ port: MIDIPortRef) -> OSStatus {
     let s = MIDIServer.shared
     return s.locked {
         guard s.object(port, [.inputPort, .outputPort]) != nil else { return kMIDIInvalidPort }
@@ -66,7 +66,7 @@ public func MIDIPortDispose(_ port: MIDIPortRef) -> OSStatus {
 }
 
 /// Connects a source to an input port; `connRefCon` comes back with each delivery from it.
-public func MIDIPortConnectSource(_ port: MIDIPortRef, _ source: MIDIEndpointRef, _ connRefCon: UnsafeMutableRawPointer?) -> OSStatus {
+@discardableResult public func MIDIPortConnectSource(_ port: MIDIPortRef, _ source: MIDIEndpointRef, _ connRefCon: UnsafeMutableRawPointer?) -> OSStatus {
     let s = MIDIServer.shared
     return s.locked {
         guard let p = s.object(port, [.inputPort]) else { return kMIDIInvalidPort }
@@ -78,7 +78,7 @@ public func MIDIPortConnectSource(_ port: MIDIPortRef, _ source: MIDIEndpointRef
 }
 
 /// Disconnects a source from an input port.
-public func MIDIPortDisconnectSource(_ port: MIDIPortRef, _ source: MIDIEndpointRef) -> OSStatus {
+@discardableResult public func MIDIPortDisconnectSource(_ port: MIDIPortRef, _ source: MIDIEndpointRef) -> OSStatus {
     let s = MIDIServer.shared
     return s.locked {
         guard let p = s.object(port, [.inputPort]) else { return kMIDIInvalidPort }
@@ -88,36 +88,36 @@ public func MIDIPortDisconnectSource(_ port: MIDIPortRef, _ source: MIDIEndpoint
 }
 
 /// Creates a virtual source, from which the client sends with MIDIReceived.
-public func MIDISourceCreate(_ client: MIDIClientRef, _ name: CFString, _ outSrc: UnsafeMutablePointer<MIDIEndpointRef>) -> OSStatus {
+@discardableResult public func MIDISourceCreate(_ client: MIDIClientRef, _ name: CFString, _ outSrc: UnsafeMutablePointer<MIDIEndpointRef>) -> OSStatus {
     make(.source, client, name, outSrc)
 }
 
 /// Creates a virtual source speaking `protocol`.
-public func MIDISourceCreateWithProtocol(_ client: MIDIClientRef, _ name: CFString, _ protocol: MIDIProtocolID,
+@discardableResult public func MIDISourceCreateWithProtocol(_ client: MIDIClientRef, _ name: CFString, _ protocol: MIDIProtocolID,
                                          _ outSrc: UnsafeMutablePointer<MIDIEndpointRef>) -> OSStatus {
     make(.source, client, name, outSrc) { $0.protocolID = `protocol` }
 }
 
 /// Creates a virtual destination whose read proc receives what is sent to it.
-public func MIDIDestinationCreate(_ client: MIDIClientRef, _ name: CFString, _ readProc: MIDIReadProc, _ refCon: UnsafeMutableRawPointer?,
+@discardableResult public func MIDIDestinationCreate(_ client: MIDIClientRef, _ name: CFString, _ readProc: MIDIReadProc, _ refCon: UnsafeMutableRawPointer?,
                                   _ outDest: UnsafeMutablePointer<MIDIEndpointRef>) -> OSStatus {
     make(.destination, client, name, outDest) { $0.readProc = readProc; $0.refCon = refCon }
 }
 
 /// Creates a virtual destination whose block receives packet lists.
-public func MIDIDestinationCreateWithBlock(_ client: MIDIClientRef, _ name: CFString, _ outDest: UnsafeMutablePointer<MIDIEndpointRef>,
+@discardableResult public func MIDIDestinationCreateWithBlock(_ client: MIDIClientRef, _ name: CFString, _ outDest: UnsafeMutablePointer<MIDIEndpointRef>,
                                            _ readBlock: @escaping MIDIReadBlock) -> OSStatus {
     make(.destination, client, name, outDest) { $0.readBlock = readBlock }
 }
 
 /// Creates a virtual destination whose block receives event lists in `protocol`.
-public func MIDIDestinationCreateWithProtocol(_ client: MIDIClientRef, _ name: CFString, _ protocol: MIDIProtocolID,
+@discardableResult public func MIDIDestinationCreateWithProtocol(_ client: MIDIClientRef, _ name: CFString, _ protocol: MIDIProtocolID,
                                               _ outDest: UnsafeMutablePointer<MIDIEndpointRef>, _ readBlock: @escaping MIDIReceiveBlock) -> OSStatus {
     make(.destination, client, name, outDest) { $0.receiveBlock = readBlock; $0.protocolID = `protocol` }
 }
 
 /// Disposes of a virtual source or destination.
-public func MIDIEndpointDispose(_ endpt: MIDIEndpointRef) -> OSStatus {
+@discardableResult public func MIDIEndpointDispose(_ endpt: MIDIEndpointRef) -> OSStatus {
     let s = MIDIServer.shared
     return s.locked {
         guard let e = s.object(endpt) else { return kMIDIUnknownEndpoint }
@@ -128,24 +128,24 @@ public func MIDIEndpointDispose(_ endpt: MIDIEndpointRef) -> OSStatus {
 }
 
 /// Number of devices: none yet (no hardware bridging).
-public func MIDIGetNumberOfDevices() -> Int { 0 }
+@discardableResult public func MIDIGetNumberOfDevices() -> Int { 0 }
 /// A device by index: none yet (0).
-public func MIDIGetDevice(_ deviceIndex0: Int) -> MIDIDeviceRef { 0 }
+@discardableResult public func MIDIGetDevice(_ deviceIndex0: Int) -> MIDIDeviceRef { 0 }
 /// Number of external devices: none.
-public func MIDIGetNumberOfExternalDevices() -> Int { 0 }
+@discardableResult public func MIDIGetNumberOfExternalDevices() -> Int { 0 }
 /// An external device by index: none (0).
-public func MIDIGetExternalDevice(_ deviceIndex0: Int) -> MIDIDeviceRef { 0 }
+@discardableResult public func MIDIGetExternalDevice(_ deviceIndex0: Int) -> MIDIDeviceRef { 0 }
 /// Number of sources (virtual ones, private ones left out).
-public func MIDIGetNumberOfSources() -> Int { MIDIServer.shared.endpoints(.source).count }
+@discardableResult public func MIDIGetNumberOfSources() -> Int { MIDIServer.shared.endpoints(.source).count }
 /// A source by index, 0 if out of range.
-public func MIDIGetSource(_ sourceIndex0: Int) -> MIDIEndpointRef {
+@discardableResult public func MIDIGetSource(_ sourceIndex0: Int) -> MIDIEndpointRef {
     let all = MIDIServer.shared.endpoints(.source)
     return all.indices.contains(sourceIndex0) ? all[sourceIndex0] : 0
 }
 /// Number of destinations (virtual ones, private ones left out).
-public func MIDIGetNumberOfDestinations() -> Int { MIDIServer.shared.endpoints(.destination).count }
+@discardableResult public func MIDIGetNumberOfDestinations() -> Int { MIDIServer.shared.endpoints(.destination).count }
 /// A destination by index, 0 if out of range.
-public func MIDIGetDestination(_ destIndex0: Int) -> MIDIEndpointRef {
+@discardableResult public func MIDIGetDestination(_ destIndex0: Int) -> MIDIEndpointRef {
     let all = MIDIServer.shared.endpoints(.destination)
     return all.indices.contains(destIndex0) ? all[destIndex0] : 0
 }
@@ -162,14 +162,14 @@ private func sendTarget(_ port: MIDIPortRef, _ dest: MIDIEndpointRef) -> (OSStat
 }
 
 /// Sends a packet list to a destination through an output port.
-public func MIDISend(_ port: MIDIPortRef, _ dest: MIDIEndpointRef, _ pktlist: UnsafePointer<MIDIPacketList>) -> OSStatus {
+@discardableResult public func MIDISend(_ port: MIDIPortRef, _ dest: MIDIEndpointRef, _ pktlist: UnsafePointer<MIDIPacketList>) -> OSStatus {
     let (status, d) = sendTarget(port, dest)
     if let d, d.receives { MIDIServer.shared.deliver(MIDIMessageBatch(pktlist), to: d, connRefCon: nil) }
     return status
 }
 
 /// Sends an event list to a destination through an output port.
-public func MIDISendEventList(_ port: MIDIPortRef, _ dest: MIDIEndpointRef, _ evtlist: UnsafePointer<MIDIEventList>) -> OSStatus {
+@discardableResult public func MIDISendEventList(_ port: MIDIPortRef, _ dest: MIDIEndpointRef, _ evtlist: UnsafePointer<MIDIEventList>) -> OSStatus {
     let (status, d) = sendTarget(port, dest)
     if let d, d.receives { MIDIServer.shared.deliver(MIDIMessageBatch(evtlist), to: d, connRefCon: nil) }
     return status
@@ -189,20 +189,42 @@ private func received(_ src: MIDIEndpointRef, _ batch: () -> MIDIMessageBatch) -
 }
 
 /// A virtual source sends a packet list to its connected input ports.
-public func MIDIReceived(_ src: MIDIEndpointRef, _ pktlist: UnsafePointer<MIDIPacketList>) -> OSStatus {
+@discardableResult public func MIDIReceived(_ src: MIDIEndpointRef, _ pktlist: UnsafePointer<MIDIPacketList>) -> OSStatus {
     received(src) { MIDIMessageBatch(pktlist) }
 }
 
 /// A virtual source sends an event list to its connected input ports.
-public func MIDIReceivedEventList(_ src: MIDIEndpointRef, _ evtlist: UnsafePointer<MIDIEventList>) -> OSStatus {
+@discardableResult public func MIDIReceivedEventList(_ src: MIDIEndpointRef, _ evtlist: UnsafePointer<MIDIEventList>) -> OSStatus {
     received(src) { MIDIMessageBatch(evtlist) }
 }
 
 /// Drops scheduled events for a destination: in-process scheduling cannot recall them yet, so this only checks the handle.
-public func MIDIFlushOutput(_ dest: MIDIEndpointRef) -> OSStatus {
+@discardableResult public func MIDIFlushOutput(_ dest: MIDIEndpointRef) -> OSStatus {
     let s = MIDIServer.shared
     return dest == 0 || s.locked({ s.object(dest) }) != nil ? noErr : kMIDIUnknownEndpoint
 }
 
 /// Restarts MIDI drivers: there are none in process, so nothing to do.
-public func MIDIRestart() -> OSStatus { noErr }
+@discardableResult public func MIDIRestart() -> OSStatus { noErr }
+
+/// Sends a SysEx to a destination asynchronously: delivered as one packet, then `complete` is set,
+/// `bytesToSend` reaches 0 and the completion proc is called (on the MIDI queue).
+@discardableResult public func MIDISendSysex(_ request: UnsafeMutablePointer<MIDISysexSendRequest>) -> OSStatus {
+    let s = MIDIServer.shared
+    let dest = request.pointee.destination
+    guard let d = s.locked({ s.object(dest) }) else { return kMIDIUnknownEndpoint }
+    guard d.kind == .destination else { return kMIDIWrongEndpointType }
+    let count = Int(request.pointee.bytesToSend)
+    let bytes = [UInt8](UnsafeBufferPointer(start: request.pointee.data, count: count))
+    if d.receives {
+        let batch = MIDIMessageBatch(packets: [MIDIMessageBatch.Packet(time: 0, bytes: bytes, protocolID: ._1_0)])
+        s.deliver(batch, to: d, connRefCon: nil)
+    }
+    nonisolated(unsafe) let r = request
+    s.queue.async {
+        r.pointee.bytesToSend = 0
+        r.pointee.complete = true
+        r.pointee.completionProc(r)
+    }
+    return noErr
+}

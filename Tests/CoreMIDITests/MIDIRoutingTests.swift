@@ -18,9 +18,9 @@ final class Inbox<T>: @unchecked Sendable {
     }
 }
 
-/// A packet's bytes.
+/// A packet's bytes (read in place: a SysEx packet may run past the nominal 256).
 func bytes(_ p: UnsafePointer<MIDIPacket>) -> [UInt8] {
-    withUnsafeBytes(of: p.pointee.data) { Array($0.prefix(Int(p.pointee.length))) }
+    Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(p) + 10, count: Int(p.pointee.length)))
 }
 
 @Suite struct MIDIRoutingTests {

@@ -65,8 +65,10 @@ typedef enum OCA_ENUM_ATTR MIDIProtocolID : SInt32 {
 typedef struct MIDIEventList MIDIEventList;
 typedef struct MIDIPacketList MIDIPacketList;
 typedef struct MIDINotification MIDINotification;
+typedef struct MIDISysexSendRequest MIDISysexSendRequest;
 
 typedef void (*MIDINotifyProc)(const MIDINotification *message, void * _Nullable refCon);
+typedef void (*MIDICompletionProc)(MIDISysexSendRequest *request);
 typedef void (*MIDIReadProc)(const MIDIPacketList *pktlist, void * _Nullable readProcRefCon, void * _Nullable srcConnRefCon);
 
 #pragma pack(push, 4)
@@ -95,6 +97,16 @@ struct MIDIPacketList {
     MIDIPacket packet[1];
 };
 #pragma pack(pop)
+
+struct MIDISysexSendRequest {
+    MIDIEndpointRef destination;
+    const Byte *data;
+    UInt32 bytesToSend;
+    bool complete;
+    Byte reserved[3];
+    MIDICompletionProc completionProc;
+    void * _Nullable completionRefCon;
+};
 
 typedef enum OCA_ENUM_ATTR MIDINotificationMessageID : SInt32 {
     kMIDIMsgSetupChanged            = 1,
