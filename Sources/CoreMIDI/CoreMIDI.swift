@@ -5,7 +5,8 @@
 //
 // Threading: every call may come from any thread; the object table sits behind one process-wide lock,
 // never held while a client's callback runs. Incoming MIDI (read procs and blocks, receive blocks) is
-// delivered on the module's own serial MIDI queue (user-interactive priority), never on the caller's
-// thread, in order; a packet whose timestamp lies in the future is delivered when AudioGetCurrentHostTime
-// reaches it. Notify procs and blocks are called on that queue as well.
+// delivered on the module's own MIDI thread (user-interactive priority), never on the caller's thread,
+// in timestamp order (ties in sending order); a packet whose timestamp lies in the future is delivered
+// when AudioGetCurrentHostTime reaches it, and MIDIFlushOutput drops such packets still waiting for a
+// destination. Notify procs and blocks and MIDISendSysex completions are called on that thread as well.
 @_exported import CoreAudio

@@ -48,7 +48,7 @@ struct MIDIMessageBatch: @unchecked Sendable {
         return out
     }
 
-    /// Builds the list `receiver` wants and calls its proc or block (on the MIDI queue).
+    /// Builds the list `receiver` wants and calls its proc or block (on the MIDI thread).
     func call(_ receiver: MIDIObject, _ connRefCon: UnsafeMutableRawPointer?) {
         if let block = receiver.receiveBlock {
             let size = 12 + packets.count * 12 + packets.reduce(0) { $0 + 4 * ($1.words?.count ?? 3 * ($1.bytes?.count ?? 0) + 8) } + 1024

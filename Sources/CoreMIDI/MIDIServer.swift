@@ -1,6 +1,6 @@
 import Foundation
 
-/// The in-process MIDI server: the object table, unique IDs, and delivery on the MIDI queue.
+/// The in-process MIDI server: the object table, unique IDs, and delivery on the MIDI thread.
 final class MIDIServer: @unchecked Sendable {
     static let shared = MIDIServer()
 
@@ -11,8 +11,8 @@ final class MIDIServer: @unchecked Sendable {
     /// Sources and destinations in creation order (MIDIGetSource/MIDIGetDestination index them).
     private var sources: [MIDIEndpointRef] = []
     private var destinations: [MIDIEndpointRef] = []
-    /// Apple delivers on a high-priority thread of its own; a serial queue keeps delivery in order.
-    let queue = DispatchQueue(label: "OpenCoreAudio.CoreMIDI", qos: .userInteractive)
+    /// Apple delivers on a high-priority thread of its own; so does this module.
+    let scheduler = MIDIScheduler()
 
     /// Runs `body` under the table lock.
     func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -91,13 +91,13 @@ final class MIDIServer: @unchecked Sendable {
     }
 
     /// Tells every client with a notify proc or block that an endpoint came or went, then that the setup
-    /// changed, as Apple's server does (on the MIDI queue; caller holds the lock).
+    /// changed, as Apple's server does (on the MIDI thread; caller holds the lock).
     private func notifyClients(added: Bool, _ object: MIDIObject) {
         let ref = object.ref, type = object.objectType
         for client in objects.values where client.kind == .client && (client.notifyProc != nil || client.notifyBlock != nil) {
             let proc = client.notifyProc
             nonisolated(unsafe) let block = client.notifyBlock, refCon = client.refCon
-            queue.async {
+            scheduler.schedule(at: 0) {
                 var change = MIDIObjectAddRemoveNotification(messageID: added ? .msgObjectAdded : .msgObjectRemoved,
                                                              messageSize: UInt32(MemoryLayout<MIDIObjectAddRemoveNotification>.size),
                                                              parent: 0, parentType: .other, child: ref, childType: type)
@@ -111,16 +111,14 @@ final class MIDIServer: @unchecked Sendable {
         }
     }
 
-    /// Schedules delivery of `message` to `receiver` on the MIDI queue, at its time if in the future.
+    /// Schedules delivery of `message` to `receiver` on the MIDI thread, each packet at its timestamp
+    /// (packets already due go together, in one list).
     func deliver(_ message: MIDIMessageBatch, to receiver: MIDIObject, connRefCon: UnsafeMutableRawPointer?) {
         nonisolated(unsafe) let conn = connRefCon
-        for batch in message.splitByDueTime(now: AudioGetCurrentHostTime()) {
-            let work: @Sendable () -> Void = { batch.call(receiver, conn) }
-            if batch.delayNanos == 0 {
-                queue.async(execute: work)
-            } else {
-                queue.asyncAfter(deadline: .now() + .nanoseconds(Int(batch.delayNanos)), execute: work)
-            }
+        let destination = receiver.kind == .destination ? receiver.ref : 0
+        let now = AudioGetCurrentHostTime()
+        for batch in message.splitByDueTime(now: now) {
+            scheduler.schedule(at: now + batch.delayNanos, destination: destination) { batch.call(receiver, conn) }
         }
     }
 }

@@ -198,17 +198,19 @@ private func received(_ src: MIDIEndpointRef, _ batch: () -> MIDIMessageBatch) -
     received(src) { MIDIMessageBatch(evtlist) }
 }
 
-/// Drops scheduled events for a destination: in-process scheduling cannot recall them yet, so this only checks the handle.
+/// Drops events sent to a destination (every destination for 0) that are still waiting for their time.
 @discardableResult public func MIDIFlushOutput(_ dest: MIDIEndpointRef) -> OSStatus {
     let s = MIDIServer.shared
-    return dest == 0 || s.locked({ s.object(dest) }) != nil ? noErr : kMIDIUnknownEndpoint
+    guard dest == 0 || s.locked({ s.object(dest) }) != nil else { return kMIDIUnknownEndpoint }
+    s.scheduler.flush(dest)
+    return noErr
 }
 
 /// Restarts MIDI drivers: there are none in process, so nothing to do.
 @discardableResult public func MIDIRestart() -> OSStatus { noErr }
 
 /// Sends a SysEx to a destination asynchronously: delivered as one packet, then `complete` is set,
-/// `bytesToSend` reaches 0 and the completion proc is called (on the MIDI queue).
+/// `bytesToSend` reaches 0 and the completion proc is called (on the MIDI thread).
 @discardableResult public func MIDISendSysex(_ request: UnsafeMutablePointer<MIDISysexSendRequest>) -> OSStatus {
     let s = MIDIServer.shared
     let dest = request.pointee.destination
@@ -221,7 +223,7 @@ private func received(_ src: MIDIEndpointRef, _ batch: () -> MIDIMessageBatch) -
         s.deliver(batch, to: d, connRefCon: nil)
     }
     nonisolated(unsafe) let r = request
-    s.queue.async {
+    s.scheduler.schedule(at: 0) {
         r.pointee.bytesToSend = 0
         r.pointee.complete = true
         r.pointee.completionProc(r)

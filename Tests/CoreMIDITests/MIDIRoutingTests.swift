@@ -113,3 +113,38 @@ func bytes(_ p: UnsafePointer<MIDIPacket>) -> [UInt8] {
         _ = MIDIClientDispose(client)
     }
 }
+
+@Suite struct MIDISchedulingTests {
+    @Test func flushDropsPendingAndFutureEventsComeInTimestampOrder() async throws {
+        var client = MIDIClientRef(), dest = MIDIEndpointRef(), out = MIDIPortRef()
+        _ = MIDIClientCreateWithBlock("c" as CFString, &client, nil)
+        let inbox = Inbox<(MIDITimeStamp, [UInt8], Bool)>()  // Bool: delivered on the MIDI thread
+        _ = MIDIDestinationCreateWithBlock(client, "d" as CFString, &dest) { list, _ in
+            for p in list.unsafeSequence() { inbox.add((p.pointee.timeStamp, bytes(p), currentThreadName() == "OCA.CoreMIDI")) }
+        }
+        _ = MIDIOutputPortCreate(client, "out" as CFString, &out)
+        let now = AudioGetCurrentHostTime()
+        // Sent out of order: a later one first.
+        for (offset, note) in [(40_000_000, 3), (20_000_000, 2), (0, 1)] as [(UInt64, UInt8)] {
+            let builder = MIDIPacketList.Builder(byteSize: 64)
+            builder.append(timestamp: offset == 0 ? 0 : now + offset, data: [0x90, note, 1])
+            builder.withUnsafePointer { _ = MIDISend(out, dest, $0) }
+        }
+        let got = try await inbox.wait(for: 3)
+        #expect(got.map { $0.1[1] } == [1, 2, 3])
+        #expect(got.allSatisfy { $0.2 })  // on the module's MIDI thread
+        let builder = MIDIPacketList.Builder(byteSize: 64)
+        builder.append(timestamp: AudioGetCurrentHostTime() + 50_000_000, data: [0x80, 9, 0])
+        builder.withUnsafePointer { _ = MIDISend(out, dest, $0) }
+        #expect(MIDIFlushOutput(dest) == noErr)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(inbox.all.count == 3)
+        #expect(MIDIFlushOutput(0xBAD) == kMIDIUnknownEndpoint)
+        _ = MIDIClientDispose(client)
+    }
+}
+
+/// The calling thread's name as the kernel knows it.
+func currentThreadName() -> String {
+    ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+}
