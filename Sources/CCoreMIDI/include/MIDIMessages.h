@@ -1,6 +1,6 @@
 // Core MIDI's MIDIMessages.h (Universal MIDI Packet constants, message structs and the inline helpers that
-// build MIDI 1.0 and MIDI 2.0 UMPs), as Apple's header has them; MIDIUniversalMessage and
-// MIDIEventListForEachEvent are not here yet.
+// build MIDI 1.0 and MIDI 2.0 UMPs, MIDIUniversalMessage for MIDIEventListForEachEvent), as Apple's header
+// has them.
 #ifndef CCOREMIDI_MESSAGES_H
 #define CCOREMIDI_MESSAGES_H
 #include "MIDIServices.h"
@@ -307,6 +307,158 @@ static inline MIDIMessage_64 MIDI2PerNotePitchBend(UInt8 group, UInt8 channel, U
     @struct    MIDIUniversalMessage
     @abstract  A representation of all possible messages stored in a Universal MIDI packet.
 */
+typedef struct MIDIUniversalMessage {
+	MIDIMessageType  type;    //!< determines which variant in the union is active
+	UInt8            group;   //!< 4 bit MIDI group
+	UInt8            reserved[3];
+
+	union {
+		struct {
+			MIDIUtilityStatus status;  //!< determines which variant is active
+			union {
+				UInt16 jitterReductionClock;      //!< active when status is kMIDIUtilityStatusJitterReductionClock
+				UInt16 jitterReductionTimestamp;  //!< active when status is kMIDIUtilityStatusJitterReductionTimestamp
+			};
+		} utility;   //!< active when type is kMIDIMessageTypeUtility
+
+		struct {
+			MIDISystemStatus status;  //!< determines which variant is active
+			union {
+				UInt8  timeCode;             //!< active when status is kMIDIStatusMTC
+				UInt16 songPositionPointer;  //!< active when status is kMIDIStatusSongPosPointer
+				UInt8  songSelect;           //!< active when status is kMIDIStatusSongSelect
+			};
+		} system;   //!< active when type is kMIDIMessageTypeSystem
+
+		struct {
+			MIDICVStatus  status;   //!< determines which variant is active
+			UInt8         channel;  //!< MIDI channel 0-15
+			UInt8         reserved[3];
+			union {
+				struct {
+					UInt8 number;    //!< 7 bit note number
+					UInt8 velocity;  //!< 7 bit note velocity
+				} note;   //!< active when status is kMIDICVStatusNoteOff or kMIDICVStatusNoteOn
+
+				struct
+				{
+					UInt8 noteNumber;  //!< 7 bit note number
+					UInt8 pressure;    //!< 7 bit poly pressure data
+				} polyPressure;   //!< active when status is kMIDICVStatusPolyPressure
+
+				struct {
+					UInt8 index;  //!< 7 bit index of control parameter
+					UInt8 data;   //!< 7 bit value for control parameter
+				} controlChange;  //!< active when status is kMIDICVStatusControlChange
+
+				UInt8  program;          //!< 7 bit program nr, active when status is kMIDICVStatusProgramChange
+				UInt8  channelPressure;  //!< 7 bit channel pressure, active when status is kMIDICVStatusChannelPressure
+				UInt16 pitchBend;        //!< 7 bit pitch bend active when status is kMIDICVStatusPitchBend
+			};
+		} channelVoice1;   //!< active when type is kMIDIMessageTypeChannelVoice1
+
+		struct {
+			MIDISysExStatus status;
+			UInt8           channel;  //!< MIDI channel 0-15
+			UInt8           data[6];  //!< SysEx data, 7 bit values
+			UInt8           reserved;
+		} sysEx;   //!< active when type is kMIDIMessageTypeSysEx
+
+		struct {
+			MIDICVStatus  status;   //!< determines which variant is active
+			UInt8         channel;  //!< MIDI channel
+			UInt8         reserved[3];
+			union {
+				struct {
+					UInt8                 number;         //!< 7 bit note number
+					MIDINoteAttribute     attributeType;  //!< attribute type
+					UInt16                velocity;       //!< note velocity
+					UInt16                attribute;      //!< attribute data
+				} note;    //!< active when status is kMIDICVStatusNoteOff or kMIDICVStatusNoteOn
+
+				struct
+				{
+					UInt8  noteNumber;  //!< 7 bit note number
+					UInt8  reserved;
+					UInt32 pressure;    //!< pressure value
+				} polyPressure;         //!< active when status is kMIDICVStatusPolyPressure
+
+				struct {
+					UInt8  index;     //!< 7 bit controller number
+					UInt8  reserved;
+					UInt32 data;      //!< controller value
+				} controlChange;      //!< active when status is kMIDICVStatusControlChange
+
+				struct {
+					MIDIProgramChangeOptions options;
+					UInt8   program;     //!< 7 bit program number
+					UInt8   reserved[2];
+					UInt16  bank;        //!< 14 bit bank
+				} programChange;         //!< active when status is kMIDICVStatusProgramChange
+
+				struct {
+					UInt32 data;         //!< channel pressure data
+					UInt8  reserved[2];
+				} channelPressure;       //!< active when status is kMIDICVStatusChannelPressure
+
+				struct {
+					UInt32 data;         //!< pitch bend data
+					UInt8  reserved[2];
+				} pitchBend;             //!< active when status is kMIDICVStatusPitchBend
+
+				struct {
+					UInt8  noteNumber;   //!< 7 bit note number
+					UInt8  index;        //!< 7 bit controller number
+					UInt32 data;         //!< controller data
+				} perNoteController;     //!< active when status is kMIDICVStatusRegisteredPNC or kMIDICVStatusAssignablePNC
+
+				struct {
+					UInt8  bank;    //!< 7 bit bank
+					UInt8  index;   //!< 7 bit controller number
+					UInt32 data;    //!< controller data
+				} controller;       //!< active when status is any of kMIDICVStatusRegisteredControl, kMIDICVStatusAssignableControl, kMIDICVStatusRelRegisteredControl, or kMIDICVStatusRelAssignableControl
+
+				struct {
+					UInt8  noteNumber;   //!< 7 bit note number
+					UInt8  reserved;
+					UInt32 bend;         //!< per note pitch bend value
+				} perNotePitchBend;      //!< active when status is kMIDICVStatusPerNotePitchBend
+
+				struct {
+					UInt8 note;         //!< 7 bit note number
+					MIDIPerNoteManagementOptions options;
+					UInt8 reserved[4];
+				} perNoteManagement;    //!< active when status is kMIDICVStatusPerNoteMgmt
+			};
+		} channelVoice2;  //!< active when type is kMIDIMessageTypeChannelVoice2
+
+		struct {
+			MIDISysExStatus status;    //!< determines which variant is active
+			union {
+				struct {
+					UInt8 byteCount;   //!< byte count of data including stream ID (1-14 bytes)
+					UInt8 streamID;
+					UInt8 data[13];
+					UInt8 reserved;
+				} sysex8;   //!< active when status any of kMIDISysExStatusComplete, kMIDISysExStatusStart, kMIDISysExStatusContinue, or kMIDISysExStatusEnd
+
+				struct {
+					UInt8 mdsID;      //!< mixed data set ID
+					UInt8 data[14];
+					UInt8 reserved;
+				} mixedDataSet;   //!< active when status is kMIDISysExStatusMixedDataSetHeader or kMIDISysExStatusMixedDataSetPayload
+			};
+		} data128;   //!< active when type is kMIDIMessageTypeData128
+
+		struct {
+			UInt32 words[4];  //!< up to four 32 bit words
+		} unknown;            //!< active when type is kMIDIMessageTypeUnknownF
+	};
+} MIDIUniversalMessage;
+
+// Called by MIDIEventListForEachEvent (implemented by the Swift overlay) on every UMP of an event list.
+typedef void (*MIDIEventVisitor)(void* context, MIDITimeStamp timeStamp, MIDIUniversalMessage message);
+
 #undef UInt8
 #undef UInt16
 #undef UInt32
