@@ -23,64 +23,51 @@ enum MIDIConversion {
         }
     }
 
-    /// The UMP words for one packet, in `protocolID` (event lists of another protocol go through bytes).
-    static func words(of packet: MIDIMessageBatch.Packet, in protocolID: MIDIProtocolID) -> [UInt32] {
-        if let words = packet.words {
-            if packet.protocolID == protocolID { return words }
-            return Self.words(fromBytes: bytes(fromUMP: words), protocolID)
-        }
-        return Self.words(fromBytes: packet.bytes ?? [], protocolID)
-    }
-
-    /// Parses a MIDI 1.0 byte stream (running status allowed) into UMPs.
-    static func words(fromBytes bytes: [UInt8], _ protocolID: MIDIProtocolID, group: UInt8 = 0) -> [UInt32] {
+    /// The UMP words for one packet, in `protocolID`. Bytes go through `parser` (the receiver's, so a
+    /// SysEx split across packets stays one message); UMPs of the other protocol are converted one by
+    /// one (channel voice only: utility, system and SysEx UMPs are the same in both protocols).
+    static func words(of packet: MIDIMessageBatch.Packet, in protocolID: MIDIProtocolID, parser: inout MIDIByteParser) -> [UInt32] {
+        guard let words = packet.words else { return parser.words(packet.bytes ?? [], protocolID) }
+        if packet.protocolID == protocolID { return words }
         var out: [UInt32] = []
         var i = 0
-        var running: UInt8 = 0
-        var sysex: [UInt8]? = nil
-        while i < bytes.count {
-            let b = bytes[i]
-            if b >= 0xF8 { out.append(MIDI1UPSystemCommon(group, b, 0, 0)); i += 1; continue }
-            if sysex != nil {
-                if b == 0xF7 || b >= 0x80 { appendSysEx(sysex!, &out, group); sysex = nil; i += b == 0xF7 ? 1 : 0; continue }
-                sysex!.append(b); i += 1; continue
+        while i < words.count {
+            let size = umpWordCounts[Int(words[i] >> 28)]
+            let ump = Array(words[i..<min(i + size, words.count)])
+            let type = words[i] >> 28
+            if type == 0x2 || type == 0x4 {
+                var fresh = MIDIByteParser()
+                out += fresh.words(bytes(fromUMP: ump), protocolID, group: UInt8(words[i] >> 24 & 0xF))
+            } else {
+                out += ump
             }
-            if b == 0xF0 { sysex = []; i += 1; continue }
-            var status = running
-            if b >= 0x80 { status = b; i += 1; if b < 0xF0 { running = b } else { running = 0 } }
-            guard status >= 0x80, let n = dataCount(status), i + n <= bytes.count else { i += 1; continue }
-            let d1 = n > 0 ? bytes[i] : 0, d2 = n > 1 ? bytes[i + 1] : 0
-            i += n
-            if status >= 0xF0 { out.append(MIDI1UPSystemCommon(group, status, d1, d2)); continue }
-            let kind = status >> 4, ch = status & 0xF
-            if protocolID == ._1_0 {
-                out.append(MIDI1UPChannelVoiceMessage(group, kind, ch, d1, d2))
-                continue
-            }
-            let m: MIDIMessage_64
-            switch kind {
-            case 0x9 where d2 == 0: m = MIDI2NoteOff(group, ch, d1, 0, 0, UInt16(scaleUp(0x40, from: 7, to: 16)))
-            case 0x8, 0x9: m = MIDI2ChannelVoiceMessage(group, kind, ch, UInt16(d1) << 8, scaleUp(UInt32(d2), from: 7, to: 16) << 16)
-            case 0xA: m = MIDI2PolyPressure(group, ch, d1, scaleUp(UInt32(d2), from: 7, to: 32))
-            case 0xB: m = MIDI2ControlChange(group, ch, d1, scaleUp(UInt32(d2), from: 7, to: 32))
-            case 0xC: m = MIDI2ProgramChange(group, ch, false, d1, 0, 0)
-            case 0xD: m = MIDI2ChannelPressure(group, ch, scaleUp(UInt32(d1), from: 7, to: 32))
-            default: m = MIDI2PitchBend(group, ch, scaleUp(UInt32(d1) | UInt32(d2) << 7, from: 14, to: 32))
-            }
-            out += [m.word0, m.word1]
+            i += size
         }
-        if let sysex { appendSysEx(sysex, &out, group) }
         return out
     }
 
-    /// SysEx payload (without F0/F7) as 7-bit UMP SysEx packets of up to 6 bytes.
-    static func appendSysEx(_ data: [UInt8], _ out: inout [UInt32], _ group: UInt8) {
-        let chunks = stride(from: 0, to: max(data.count, 1), by: 6).map { Array(data[$0..<min($0 + 6, data.count)]) }
-        for (k, chunk) in chunks.enumerated() {
-            let status: UInt8 = chunks.count == 1 ? 0 : k == 0 ? 1 : k == chunks.count - 1 ? 3 : 2
-            let m = chunk.withUnsafeBufferPointer { MIDI1UPSysExArray(group, status, $0.baseAddress ?? UnsafePointer(bitPattern: 1)!, ($0.baseAddress ?? UnsafePointer(bitPattern: 1)!) + chunk.count) }
-            out += [m.word0, m.word1]
+    /// Parses a complete MIDI 1.0 byte stream (running status allowed) into UMPs.
+    static func words(fromBytes bytes: [UInt8], _ protocolID: MIDIProtocolID, group: UInt8 = 0) -> [UInt32] {
+        var parser = MIDIByteParser()
+        return parser.words(bytes, protocolID, group: group)
+    }
+
+    /// One MIDI 1.0 channel voice message as a UMP: MIDI 1.0 protocol, or MIDI 2.0 with the spec's scaling.
+    static func channelVoice(_ status: UInt8, _ d1: UInt8, _ d2: UInt8, _ protocolID: MIDIProtocolID, group: UInt8) -> [UInt32] {
+        let kind = status >> 4, ch = status & 0xF
+        if protocolID == ._1_0 { return [MIDI1UPChannelVoiceMessage(group, kind, ch, d1, d2)] }
+        let m: MIDIMessage_64
+        switch kind {
+        // A MIDI 1.0 note on of velocity 0 is a note off; it carries no release velocity, so the default (0x40).
+        case 0x9 where d2 == 0: m = MIDI2NoteOff(group, ch, d1, 0, 0, UInt16(scaleUp(0x40, from: 7, to: 16)))
+        case 0x8, 0x9: m = MIDI2ChannelVoiceMessage(group, kind, ch, UInt16(d1) << 8, scaleUp(UInt32(d2), from: 7, to: 16) << 16)
+        case 0xA: m = MIDI2PolyPressure(group, ch, d1, scaleUp(UInt32(d2), from: 7, to: 32))
+        case 0xB: m = MIDI2ControlChange(group, ch, d1, scaleUp(UInt32(d2), from: 7, to: 32))
+        case 0xC: m = MIDI2ProgramChange(group, ch, false, d1, 0, 0)
+        case 0xD: m = MIDI2ChannelPressure(group, ch, scaleUp(UInt32(d1), from: 7, to: 32))
+        default: m = MIDI2PitchBend(group, ch, scaleUp(UInt32(d1) | UInt32(d2) << 7, from: 14, to: 32))
         }
+        return [m.word0, m.word1]
     }
 
     /// UMPs (either protocol) back to a MIDI 1.0 byte stream; MIDI 2.0 values are scaled down.
@@ -89,7 +76,7 @@ enum MIDIConversion {
         var i = 0
         while i < words.count {
             let w = words[i], type = w >> 28
-            let size = [1, 1, 1, 2, 2, 4, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4][Int(type)]
+            let size = umpWordCounts[Int(type)]
             defer { i += size }
             guard i + size <= words.count else { break }
             let status = UInt8(w >> 16 & 0xFF), d1 = UInt8(w >> 8 & 0x7F), d2 = UInt8(w & 0x7F)

@@ -57,7 +57,7 @@ struct MIDIMessageBatch: @unchecked Sendable {
             let list = raw.bindMemory(to: MIDIEventList.self, capacity: 1)
             var cur: UnsafeMutablePointer<MIDIEventPacket>? = MIDIEventListInit(list, receiver.protocolID)
             for p in packets {
-                let words = MIDIConversion.words(of: p, in: receiver.protocolID)
+                let words = MIDIConversion.words(of: p, in: receiver.protocolID, parser: &receiver.byteParser)
                 guard !words.isEmpty, let c = cur else { continue }
                 cur = words.withUnsafeBufferPointer { MIDIEventListAdd(list, size, c, p.time, words.count, $0.baseAddress!) }
             }

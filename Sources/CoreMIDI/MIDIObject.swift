@@ -20,6 +20,8 @@ final class MIDIObject: @unchecked Sendable {
     var protocolID: MIDIProtocolID = ._1_0
     var notifyProc: MIDINotifyProc?
     var notifyBlock: MIDINotifyBlock?
+    /// Bytes to UMPs for this receiver (touched only on the MIDI thread).
+    var byteParser = MIDIByteParser()
     /// An input port's connected sources, with the refCon passed to MIDIPortConnectSource.
     var connections: [MIDIEndpointRef: UnsafeMutableRawPointer?] = [:]
 

@@ -44,3 +44,42 @@ import Testing
         #expect(on == [0x4090_3C00, 0x8000_0000])
     }
 }
+
+@Suite struct MIDISysExAcrossPacketsTests {
+    @Test func sysExSplitOverPacketsBecomesOneUMPSysEx() async throws {
+        var client = MIDIClientRef(), src = MIDIEndpointRef(), port = MIDIPortRef()
+        _ = MIDIClientCreateWithBlock("c" as CFString, &client, nil)
+        _ = MIDISourceCreate(client, "s" as CFString, &src)
+        let inbox = Inbox<[UInt32]>()
+        _ = MIDIInputPortCreateWithProtocol(client, "in" as CFString, ._2_0, &port) { list, _ in
+            for p in list.unsafeSequence() { inbox.add(Array(p.sequence())) }
+        }
+        _ = MIDIPortConnectSource(port, src, nil)
+        let builder = MIDIPacketList.Builder(byteSize: 256)
+        builder.append(timestamp: 1, data: [0xF0, 1, 2, 3, 4, 5, 6, 7, 8])
+        builder.append(timestamp: 2, data: [9, 10, 0xF7])
+        builder.withUnsafePointer { _ = MIDIReceived(src, $0) }
+        let got = try await inbox.wait(for: 2)
+        #expect(got == [[0x3016_0102, 0x0304_0506], [0x3034_0708, 0x090A_0000]])
+        _ = MIDIClientDispose(client)
+    }
+}
+
+@Suite struct MIDIProtocolBridgeTests {
+    @Test func midi2EventListReachesMIDI1ProtocolPortDownscaled() async throws {
+        var client = MIDIClientRef(), src = MIDIEndpointRef(), port = MIDIPortRef()
+        _ = MIDIClientCreateWithBlock("c" as CFString, &client, nil)
+        _ = MIDISourceCreateWithProtocol(client, "s" as CFString, ._2_0, &src)
+        let inbox = Inbox<[UInt32]>()
+        _ = MIDIInputPortCreateWithProtocol(client, "in" as CFString, ._1_0, &port) { list, _ in
+            for p in list.unsafeSequence() { inbox.add(Array(p.sequence())) }
+        }
+        _ = MIDIPortConnectSource(port, src, nil)
+        let builder = MIDIEventList.Builder(inProtocol: ._2_0, wordSize: 64)
+        let on = MIDI2NoteOn(3, 4, 62, 0, 0, 0x8000)
+        builder.append(timestamp: 0, words: [on.word0, on.word1, MIDI1UPSystemCommon(3, 0xF8, 0, 0)])
+        builder.withUnsafePointer { _ = MIDIReceivedEventList(src, $0) }
+        #expect(try await inbox.wait(for: 1) == [[MIDI1UPNoteOn(3, 4, 62, 0x40), MIDI1UPSystemCommon(3, 0xF8, 0, 0)]])
+        _ = MIDIClientDispose(client)
+    }
+}
