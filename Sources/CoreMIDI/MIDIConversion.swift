@@ -104,6 +104,12 @@ enum MIDIConversion {
                     out += [status, UInt8(v >> 24 & 0x7F)]
                 case 0xD: out += [status, UInt8(v >> 25)]
                 case 0xE: let b = v >> 18; out += [status, UInt8(b & 0x7F), UInt8(b >> 7)]
+                case 0x2, 0x3:
+                    // Registered / assignable controller: the spec's translation, CC 101/100 (RPN) or 99/98
+                    // (NRPN) select bank and index, CC 6/38 carry the top 14 bits of the value.
+                    let cc = 0xB0 | status & 0xF, rpn = kind == 0x2
+                    out += [cc, rpn ? 101 : 99, UInt8(w >> 8 & 0x7F), cc, rpn ? 100 : 98, UInt8(w & 0x7F),
+                            cc, 6, UInt8(v >> 25), cc, 38, UInt8(v >> 18 & 0x7F)]
                 default: break
                 }
             default: break

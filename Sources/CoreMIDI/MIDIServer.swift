@@ -118,7 +118,11 @@ final class MIDIServer: @unchecked Sendable {
         let destination = receiver.kind == .destination ? receiver.ref : 0
         let now = AudioGetCurrentHostTime()
         for batch in message.splitByDueTime(now: now) {
-            scheduler.schedule(at: now + batch.delayNanos, destination: destination) { batch.call(receiver, conn) }
+            scheduler.schedule(at: now + batch.delayNanos, destination: destination) { [self] in
+                // A port or destination disposed of meanwhile hears nothing more, as with Apple's server.
+                guard locked({ objects[receiver.ref] === receiver }) else { return }
+                batch.call(receiver, conn)
+            }
         }
     }
 }

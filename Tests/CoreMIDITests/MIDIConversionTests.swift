@@ -29,6 +29,11 @@ import Testing
         #expect(words == [0x3016_0102, 0x0304_0506, 0x3032_0708, 0])
     }
 
+    @Test func midi2RegisteredControllerBecomesRPNControlChanges() {
+        let rpn = MIDI2RegisteredControl(0, 1, 0, 2, 0x8000_0000)
+        #expect(MIDIConversion.bytes(fromUMP: [rpn.word0, rpn.word1]) == [0xB1, 101, 0, 0xB1, 100, 2, 0xB1, 6, 0x40, 0xB1, 38, 0])
+    }
+
     @Test func runningStatusExpands() {
         #expect(MIDIConversion.words(fromBytes: [0x90, 60, 1, 62, 2], ._1_0) == [0x2090_3C01, 0x2090_3E02])
     }

@@ -132,7 +132,7 @@ func bytes(_ p: UnsafePointer<MIDIPacket>) -> [UInt8] {
         }
         let got = try await inbox.wait(for: 3)
         #expect(got.map { $0.1[1] } == [1, 2, 3])
-        #expect(got.allSatisfy { $0.2 })  // on the module's MIDI thread
+        #expect(got.allSatisfy { $0.2 }, "\(got.map { $0.2 })")  // on the module's MIDI thread
         let builder = MIDIPacketList.Builder(byteSize: 64)
         builder.append(timestamp: AudioGetCurrentHostTime() + 50_000_000, data: [0x80, 9, 0])
         builder.withUnsafePointer { _ = MIDISend(out, dest, $0) }
@@ -140,11 +140,23 @@ func bytes(_ p: UnsafePointer<MIDIPacket>) -> [UInt8] {
         try await Task.sleep(nanoseconds: 100_000_000)
         #expect(inbox.all.count == 3)
         #expect(MIDIFlushOutput(0xBAD) == kMIDIUnknownEndpoint)
+        // Disposed of with a delivery pending: the block is not called any more.
+        let later = MIDIPacketList.Builder(byteSize: 64)
+        later.append(timestamp: AudioGetCurrentHostTime() + 50_000_000, data: [0x80, 10, 0])
+        later.withUnsafePointer { _ = MIDISend(out, dest, $0) }
+        #expect(MIDIEndpointDispose(dest) == noErr)
+        try await Task.sleep(nanoseconds: 80_000_000)
+        #expect(inbox.all.count == 3)
         _ = MIDIClientDispose(client)
     }
 }
 
 /// The calling thread's name as the kernel knows it.
 func currentThreadName() -> String {
-    ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    let fd = open("/proc/thread-self/comm", O_RDONLY)
+    guard fd >= 0 else { return "?" }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let n = read(fd, &buffer, buffer.count)
+    return String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
