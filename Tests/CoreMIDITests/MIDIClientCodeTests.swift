@@ -39,8 +39,7 @@ final class TypicalMIDIClient: @unchecked Sendable {
 
     func handle(_ packetList: UnsafePointer<MIDIPacketList>) {
         for packet in packetList.unsafeSequence() {
-            let length = Int(packet.pointee.length)
-            let data = withUnsafeBytes(of: packet.pointee.data) { Array($0.prefix(length)) }
+            let data = packet.bytes()
             if data.count >= 3 && data[0] & 0xF0 == 0x90 { lock.withLock { notes.append(data[1]) } }
         }
         // The older idiom: copy the first packet and step with MIDIPacketNext.
@@ -86,7 +85,7 @@ final class TypicalMIDIClient: @unchecked Sendable {
         _ = MIDIClientCreate("c" as CFString, nil, nil, &client)
         let inbox = Inbox<[UInt8]>()
         _ = MIDIDestinationCreateWithBlock(client, "d" as CFString, &dest) { list, _ in
-            for p in list.unsafeSequence() { inbox.add(bytes(p)) }
+            for p in list.unsafeSequence() { inbox.add(Array(p.bytes())) }  // all 303, past the nominal 256
         }
         let sysex: [UInt8] = [0xF0, 0x7E] + [UInt8](repeating: 0x11, count: 300) + [0xF7]
         let data = UnsafeMutablePointer<UInt8>.allocate(capacity: sysex.count)
