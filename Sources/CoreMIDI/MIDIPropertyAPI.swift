@@ -22,6 +22,7 @@ import Foundation
         if key == "uniqueID" && !s.claim(value, for: obj) { return kMIDIIDNotUnique }
         o.strings[key] = nil
         o.integers[key] = value
+        s.notifyPropertyChanged(o, key)
         return noErr
     }
 }
@@ -47,6 +48,7 @@ import Foundation
         guard let o = s.object(obj) else { return kMIDIObjectNotFound }
         o.integers[propertyID as String] = nil
         o.strings[propertyID as String] = str as String
+        s.notifyPropertyChanged(o, propertyID as String)
         return noErr
     }
 }
@@ -71,6 +73,7 @@ import Foundation
         let key = propertyID as String
         guard key != "uniqueID" else { return kMIDINotPermitted }
         let had = o.strings.removeValue(forKey: key) != nil || o.integers.removeValue(forKey: key) != nil || o.others.removeValue(forKey: key) != nil
+        if had { s.notifyPropertyChanged(o, key) }
         return had ? noErr : kMIDIUnknownProperty
     }
 }
@@ -99,6 +102,7 @@ private func setObject(_ obj: MIDIObjectRef, _ propertyID: CFString, _ value: An
         o.strings[key] = nil
         o.integers[key] = nil
         o.others[key] = value
+        s.notifyPropertyChanged(o, key)
         return noErr
     }
 }

@@ -111,6 +111,24 @@ final class MIDIServer: @unchecked Sendable {
         }
     }
 
+    /// Tells every client with a notify proc or block that a property of `object` changed (caller holds the lock).
+    func notifyPropertyChanged(_ object: MIDIObject, _ property: String) {
+        let ref = object.ref, type = object.objectType
+        nonisolated(unsafe) let name = property as NSString  // kept alive by the closure while clients read it
+        for client in objects.values where client.kind == .client && (client.notifyProc != nil || client.notifyBlock != nil) {
+            let proc = client.notifyProc
+            nonisolated(unsafe) let block = client.notifyBlock, refCon = client.refCon
+            scheduler.schedule(at: 0) {
+                var change = MIDIObjectPropertyChangeNotification(messageID: .msgPropertyChanged,
+                                                                  messageSize: UInt32(MemoryLayout<MIDIObjectPropertyChangeNotification>.size),
+                                                                  object: ref, objectType: type, propertyName: Unmanaged.passUnretained(name))
+                withUnsafePointer(to: &change) { p in
+                    p.withMemoryRebound(to: MIDINotification.self, capacity: 1) { proc?($0, refCon); block?($0) }
+                }
+            }
+        }
+    }
+
     /// Schedules delivery of `message` to `receiver` on the MIDI thread, each packet at its timestamp
     /// (packets already due go together, in one list).
     func deliver(_ message: MIDIMessageBatch, to receiver: MIDIObject, connRefCon: UnsafeMutableRawPointer?) {

@@ -147,3 +147,35 @@ final class TypicalMIDIClient: @unchecked Sendable {
         #expect(MIDIRestart() == noErr)
     }
 }
+
+@Suite struct MIDINotificationTests {
+    @Test func addedRemovedAndPropertyChanged() async throws {
+        let inbox = Inbox<(MIDINotificationMessageID, MIDIObjectRef, String)>()
+        var client = MIDIClientRef(), other = MIDIClientRef(), src = MIDIEndpointRef()
+        MIDIClientCreateWithBlock("watcher" as CFString, &client) { n in
+            switch n.pointee.messageID {
+            case .msgObjectAdded, .msgObjectRemoved:
+                n.withMemoryRebound(to: MIDIObjectAddRemoveNotification.self, capacity: 1) { inbox.add((n.pointee.messageID, $0.pointee.child, "")) }
+            case .msgPropertyChanged:
+                n.withMemoryRebound(to: MIDIObjectPropertyChangeNotification.self, capacity: 1) {
+                    inbox.add((n.pointee.messageID, $0.pointee.object, $0.pointee.propertyName.takeUnretainedValue() as String))
+                }
+            default: break
+            }
+        }
+        MIDIClientCreate("maker" as CFString, nil, nil, &other)
+        MIDISourceCreate(other, "s" as CFString, &src)
+        MIDIObjectSetStringProperty(src, kMIDIPropertyModel, "X1" as CFString)
+        MIDIEndpointDispose(src)
+        // Other tests' endpoints come and go meanwhile: wait for this one's three.
+        var mine = inbox.all.filter { $0.1 == src }
+        for _ in 0..<2000 where mine.count < 3 {
+            try await Task.sleep(nanoseconds: 1_000_000)
+            mine = inbox.all.filter { $0.1 == src }
+        }
+        #expect(mine.map(\.0) == [.msgObjectAdded, .msgPropertyChanged, .msgObjectRemoved])
+        #expect(mine.count == 3 && mine[1].2 == "model")
+        MIDIClientDispose(other)
+        MIDIClientDispose(client)
+    }
+}
