@@ -230,3 +230,49 @@ private func received(_ src: MIDIEndpointRef, _ batch: () -> MIDIMessageBatch) -
     }
     return noErr
 }
+
+/// Sends UMP SysEx words (7-bit or 8-bit) to a destination asynchronously, as MIDISendSysex does bytes:
+/// delivered as one packet of the request's words, then `complete` is set, `wordsToSend` reaches 0
+/// and the completion proc is called (on the MIDI thread).
+@discardableResult public func MIDISendUMPSysex(_ umpRequest: UnsafeMutablePointer<MIDISysexSendRequestUMP>) -> OSStatus {
+    let s = MIDIServer.shared
+    let dest = umpRequest.pointee.destination
+    guard let d = s.locked({ s.object(dest) }) else { return kMIDIUnknownEndpoint }
+    guard d.kind == .destination else { return kMIDIWrongEndpointType }
+    let words = [UInt32](UnsafeBufferPointer(start: umpRequest.pointee.words, count: Int(umpRequest.pointee.wordsToSend)))
+    if d.receives {
+        // SysEx UMPs mean the same in both protocols; the receiver's own protocol is used.
+        let batch = MIDIMessageBatch(packets: [MIDIMessageBatch.Packet(time: 0, words: words, protocolID: d.protocolID)])
+        s.deliver(batch, to: d, connRefCon: nil)
+    }
+    nonisolated(unsafe) let r = umpRequest
+    s.scheduler.schedule(at: 0) {
+        r.pointee.wordsToSend = 0
+        r.pointee.complete = true
+        r.pointee.completionProc(r)
+    }
+    return noErr
+}
+
+/// Sends 8-bit UMP SysEx: the same request, delivered as MIDISendUMPSysex delivers it.
+@discardableResult public func MIDISendUMPSysex8(_ umpRequest: UnsafeMutablePointer<MIDISysexSendRequestUMP>) -> OSStatus {
+    MIDISendUMPSysex(umpRequest)
+}
+
+/// The MIDI 1.0 SysEx bytes (F0 ... F7 as far as the packet holds them) of the 7-bit SysEx UMPs on one
+/// group of an event packet; kMIDIUnknownError if there are none.
+@discardableResult public func MIDIEventPacketSysexBytesForGroup(_ pkt: UnsafePointer<MIDIEventPacket>, _ groupIndex: UInt8,
+                                                                 _ outData: UnsafeMutablePointer<Unmanaged<CFData>?>) -> OSStatus {
+    let words = Array(pkt.sequence())
+    var sysex: [UInt32] = []
+    var i = 0
+    while i < words.count {
+        let size = umpWordCounts[Int(words[i] >> 28)]
+        if words[i] >> 28 == 0x3, UInt8(words[i] >> 24 & 0xF) == groupIndex, i + 1 < words.count { sysex += [words[i], words[i + 1]] }
+        i += size
+    }
+    guard !sysex.isEmpty else { outData.pointee = nil; return kMIDIUnknownError }
+    let bytes = MIDIConversion.bytes(fromUMP: sysex)
+    outData.pointee = Unmanaged.passRetained(NSData(bytes: bytes, length: bytes.count))
+    return noErr
+}

@@ -179,3 +179,38 @@ final class TypicalMIDIClient: @unchecked Sendable {
         MIDIClientDispose(client)
     }
 }
+
+@Suite struct MIDIUMPSysExTests {
+    @Test func umpSysexSendAndBytesForGroup() async throws {
+        var client = MIDIClientRef(), dest = MIDIEndpointRef()
+        MIDIClientCreate("c" as CFString, nil, nil, &client)
+        let inbox = Inbox<[UInt8]>()
+        MIDIDestinationCreateWithBlock(client, "d" as CFString, &dest) { list, _ in
+            for p in list.unsafeSequence() { inbox.add(Array(p.bytes())) }
+        }
+        let start = MIDI1UPSysEx(2, 1, 6, 1, 2, 3, 4, 5, 6), end = MIDI1UPSysEx(2, 3, 1, 7, 0, 0, 0, 0, 0)
+        let words = UnsafeMutablePointer<UInt32>.allocate(capacity: 4)
+        words.initialize(from: [start.word0, start.word1, end.word0, end.word1], count: 4)
+        let done = Inbox<Bool>()
+        let request = UnsafeMutablePointer<MIDISysexSendRequestUMP>.allocate(capacity: 1)
+        request.pointee = MIDISysexSendRequestUMP(destination: dest, words: words, wordsToSend: 4, complete: false, completionProc: { r in
+            Unmanaged<Inbox<Bool>>.fromOpaque(r.pointee.completionRefCon!).takeUnretainedValue().add(r.pointee.complete)
+        }, completionRefCon: Unmanaged.passUnretained(done).toOpaque())
+        #expect(MIDISendUMPSysex(request) == noErr)
+        #expect(try await done.wait(for: 1) == [true])
+        #expect(try await inbox.wait(for: 1) == [[0xF0, 1, 2, 3, 4, 5, 6, 7, 0xF7]])
+
+        let builder = MIDIEventList.Builder(inProtocol: ._1_0, wordSize: 64)
+        builder.append(timestamp: 0, words: [start.word0, start.word1, MIDI1UPNoteOn(2, 0, 60, 1), end.word0, end.word1])
+        builder.withUnsafePointer { list in
+            var data: Unmanaged<CFData>?
+            let first = Array(list.unsafeSequence())[0]
+            #expect(MIDIEventPacketSysexBytesForGroup(first, 2, &data) == noErr)
+            #expect(data.map { Data(referencing: $0.takeRetainedValue()) } == Data([0xF0, 1, 2, 3, 4, 5, 6, 7, 0xF7]))
+            #expect(MIDIEventPacketSysexBytesForGroup(first, 1, &data) == kMIDIUnknownError)
+        }
+        request.deallocate()
+        words.deallocate()
+        MIDIClientDispose(client)
+    }
+}

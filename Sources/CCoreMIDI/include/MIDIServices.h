@@ -66,9 +66,11 @@ typedef struct MIDIEventList MIDIEventList;
 typedef struct MIDIPacketList MIDIPacketList;
 typedef struct MIDINotification MIDINotification;
 typedef struct MIDISysexSendRequest MIDISysexSendRequest;
+typedef struct MIDISysexSendRequestUMP MIDISysexSendRequestUMP;
 
 typedef void (*MIDINotifyProc)(const MIDINotification *message, void * _Nullable refCon);
 typedef void (*MIDICompletionProc)(MIDISysexSendRequest *request);
+typedef void (*MIDICompletionProcUMP)(MIDISysexSendRequestUMP *request);
 typedef void (*MIDIReadProc)(const MIDIPacketList *pktlist, void * _Nullable readProcRefCon, void * _Nullable srcConnRefCon);
 
 #pragma pack(push, 4)
@@ -105,6 +107,15 @@ struct MIDISysexSendRequest {
     bool complete;
     Byte reserved[3];
     MIDICompletionProc completionProc;
+    void * _Nullable completionRefCon;
+};
+
+struct MIDISysexSendRequestUMP {
+    MIDIEndpointRef destination;
+    UInt32 *words;
+    UInt32 wordsToSend;
+    bool complete;
+    MIDICompletionProcUMP completionProc;
     void * _Nullable completionRefCon;
 };
 
