@@ -70,7 +70,7 @@ private func make(_ kind: MIDIObject.Kind, _ client: MIDIClientRef, _ name: CFSt
     let s = MIDIServer.shared
     return s.locked {
         guard let p = s.object(port, [.inputPort]) else { return kMIDIInvalidPort }
-        guard let src = s.object(source) else { return kMIDIUnknownEndpoint }
+        guard let src = s.object(source), src.isEndpoint else { return kMIDIUnknownEndpoint }
         guard src.kind == .source else { return kMIDIWrongEndpointType }
         p.connections[source] = .some(connRefCon)
         return noErr

@@ -160,3 +160,29 @@ func currentThreadName() -> String {
     let n = read(fd, &buffer, buffer.count)
     return String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
+
+@Suite struct MIDIReadProcTests {
+    @Test func readProcGetsItsRefConAndTheConnectionRefCon() async throws {
+        var client = MIDIClientRef(), src = MIDIEndpointRef(), port = MIDIPortRef()
+        MIDIClientCreate("c" as CFString, nil, nil, &client)
+        MIDISourceCreate(client, "s" as CFString, &src)
+        let inbox = Inbox<(Int, [UInt8])>()
+        let readProc: MIDIReadProc = { list, refCon, connRefCon in
+            let inbox = Unmanaged<Inbox<(Int, [UInt8])>>.fromOpaque(refCon!).takeUnretainedValue()
+            for p in list.unsafeSequence() { inbox.add((Int(bitPattern: connRefCon), Array(p.bytes()))) }
+        }
+        #expect(MIDIInputPortCreate(client, "in" as CFString, readProc, Unmanaged.passUnretained(inbox).toOpaque(), &port) == noErr)
+        #expect(MIDIPortConnectSource(port, src, UnsafeMutableRawPointer(bitPattern: 42)) == noErr)
+        let builder = MIDIPacketList.Builder(byteSize: 64)
+        builder.append(timestamp: 0, data: [0xFA])
+        builder.withUnsafePointer { _ = MIDIReceived(src, $0) }
+        let got = try await inbox.wait(for: 1)
+        #expect(got.first?.0 == 42 && got.first?.1 == [0xFA])
+        #expect(MIDIPortConnectSource(port, port, nil) == kMIDIUnknownEndpoint)
+        var dest = MIDIEndpointRef()
+        MIDIDestinationCreateWithBlock(client, "d" as CFString, &dest) { _, _ in }
+        #expect(MIDIPortConnectSource(port, dest, nil) == kMIDIWrongEndpointType)
+        #expect(MIDIReceived(dest, builder.withUnsafePointer { $0 }) == kMIDIWrongEndpointType)
+        MIDIClientDispose(client)
+    }
+}
