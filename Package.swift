@@ -95,7 +95,7 @@ let package = Package(
         // services above (public API only, as Apple's AVFAudio sits on AudioToolbox).
         .target(name: "AVFAudio", dependencies: ["AudioToolbox", "CoreAudio", "CoreAudioTypes"]),
         // The umbrella most client code imports: re-exports AVFAudio, AudioToolbox, CoreAudio and Foundation.
-        .target(name: "AVFoundation", dependencies: ["AVFAudio", "AudioToolbox", "CoreAudio", "CoreAudioTypes"]),
+        .target(name: "AVFoundation", dependencies: ["AVFAudio", "AudioToolbox", "CoreAudio", "CoreAudioTypes", "CoreMIDI"]),
 
         .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/sine-demo"),
         // What the tools share (format and error text in Apple's style); not a product.
