@@ -44,14 +44,10 @@ extension AVAudioEngine {
         let input = attached.values.first(where: { $0 is AVAudioInputNode }) as? AVAudioInputNode
         AUGraphRemoveNode(graph, output.graphNode)
         if let input, input.graphNode != output.graphNode { AUGraphRemoveNode(graph, input.graphNode) }
+        output.unit = outputUnit()
         if let manualFormat = manualFormatStorage {
-            if manualOutputUnit == nil { manualOutputUnit = AVAudioNode.instantiate(Self.genericDescription) }
-            output.unit = manualOutputUnit!
             output.setFormat(manualFormat, kAudioUnitScope_Input, 0)
             output.setFormat(manualFormat, kAudioUnitScope_Output, 0)
-        } else {
-            if ioUnit == nil { ioUnit = AVAudioNode.instantiate(voiceProcessing ? Self.voiceDescription : Self.ioDescription) }
-            output.unit = ioUnit!
         }
         output.graphNode = addGraphNode(output.unit)
         head.attach(to: output.unit)
@@ -65,8 +61,7 @@ extension AVAudioEngine {
                 input.graphNode = addGraphNode(input.unit)
             } else {
                 if !inputEnabled, let ioUnit {
-                    var on: UInt32 = 1
-                    AudioUnitSetProperty(ioUnit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4)
+                    Self.switchInputOn(ioUnit)
                     inputEnabled = true
                 }
                 input.unit = ioUnit!

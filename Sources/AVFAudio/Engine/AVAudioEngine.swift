@@ -129,7 +129,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         return AVAudioFormat(standardFormatWithSampleRate: rate > 0 ? rate : 44100, channels: output.channelCount == 1 ? 1 : 2)
     }
 
-    private func outputUnit() -> AudioUnit {
+    /// The unit behind the output node in the current mode (made when first needed).
+    func outputUnit() -> AudioUnit {
         if manualMode != nil {
             if manualOutputUnit == nil { manualOutputUnit = AVAudioNode.instantiate(Self.genericDescription) }
             return manualOutputUnit!
@@ -158,8 +159,11 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         return id
     }
 
+    /// The most frames one render asks of a node: the manual rendering maximum, else the device's slice limit.
+    var sliceCapacity: UInt32 { manualMode != nil ? manualMaximumFrames : 4096 }
+
     func setMaximumFrames(_ unit: AudioUnit) {
-        var frames = UInt32(manualMode != nil ? manualMaximumFrames : 4096)
+        var frames = sliceCapacity
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4)
     }
 
@@ -167,10 +171,15 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         guard !inputEnabled, let ioUnit else { return }
         let wasRunning = running
         if prepared { stopGraph(uninitialize: true) }
-        var on: UInt32 = 1
-        AudioUnitSetProperty(ioUnit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4)
+        Self.switchInputOn(ioUnit)
         inputEnabled = true
         if wasRunning { try? start() }
+    }
+
+    /// Turns on an I/O unit's input element (the unit must be uninitialized).
+    static func switchInputOn(_ unit: AudioUnit) {
+        var on: UInt32 = 1
+        AudioUnitSetProperty(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4)
     }
 
     func manualInputUnitMake() -> AudioUnit {
@@ -190,10 +199,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
             guard let old = ioUnit else { return }
             if prepared { stopGraph(uninitialize: true) }
             let unit = AVAudioNode.instantiate(enabled ? Self.voiceDescription : Self.ioDescription)
-            if inputEnabled {
-                var on: UInt32 = 1
-                AudioUnitSetProperty(unit, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &on, 4)
-            }
+            if inputEnabled { Self.switchInputOn(unit) }
             replaceIOUnit(with: unit)
             retired.append(UnitDisposer(old))
         }
@@ -350,7 +356,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
             let signature = specs.map { PullSignature(unit: $0.0, bus: $0.1, channels: $0.2, sink: $0.3.map(ObjectIdentifier.init)) }
             if signature != publishedPulls {
                 publishedPulls = signature
-                head.publish(EngineHead.PullList(specs, capacity: Int(manualMode != nil ? manualMaximumFrames : 4096)))
+                head.publish(EngineHead.PullList(specs, capacity: Int(sliceCapacity)))
             }
         }
         for node in attached.values {
