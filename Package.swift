@@ -65,8 +65,8 @@ let package = Package(
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
             name: "AudioToolbox",
-            dependencies: ["CoreAudioTypes", "CoreAudio", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus", "OCARunLoop",
-                           "OCASpeech"],
+            dependencies: ["CoreAudioTypes", "CoreAudio", "CoreMIDI", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus",
+                           "OCARunLoop", "OCASpeech"],
             // CAudioToolbox's module map names its Clang module AudioToolbox, with a submodule per header
             // (AudioToolbox.AudioFile, ...): this Swift module is its overlay, as Apple's is. The flag makes
             // the package usable only as a root or local (path) dependency, which is how it is used.

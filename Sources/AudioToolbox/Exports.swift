@@ -1,5 +1,6 @@
 // The AudioToolbox module: Apple's AudioToolbox API (C declarations in CAudioToolbox, functions in
-// Swift) and the engine behind it. Re-exports Foundation and CoreAudioTypes, as Apple's does.
+// Swift) and the engine behind it. Re-exports Foundation, CoreAudioTypes, CoreAudio and CoreMIDI, as Apple's
+// does (its MusicDevice.h and MusicPlayer.h include CoreMIDI's headers).
 //
 // Threading: from the render thread (inside a render callback, render notification or IOProc) only
 // AudioUnitRender, AudioUnitProcess, AudioUnitGetParameter/SetParameter, AudioUnitScheduleParameters,
@@ -13,5 +14,6 @@
 // allocates nothing once running.
 @_exported import CoreAudioTypes
 @_exported import CoreAudio
+@_exported import CoreMIDI
 
 @_exported import Foundation

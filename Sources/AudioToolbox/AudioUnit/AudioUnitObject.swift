@@ -69,6 +69,14 @@ class AudioUnitObject: @unchecked Sendable {
         kAudio_UnimplementedError
     }
 
+    // Music devices (MusicDevice.h). Units that are not instruments answer badComponentSelector, as
+    // Apple's dispatch does for a selector the unit lacks. MIDI events are safe on the render thread.
+    func midiEvent(_ status: UInt32, _ data1: UInt32, _ data2: UInt32, _ offset: UInt32) -> OSStatus { badComponentSelector }
+    func sysEx(_ data: UnsafePointer<UInt8>, _ length: UInt32) -> OSStatus { badComponentSelector }
+    func startNote(_ instrument: MusicDeviceInstrumentID, _ group: MusicDeviceGroupID, _ outNote: UnsafeMutablePointer<NoteInstanceID>,
+                   _ offset: UInt32, _ params: UnsafePointer<MusicDeviceNoteParams>) -> OSStatus { badComponentSelector }
+    func stopNote(_ group: MusicDeviceGroupID, _ note: NoteInstanceID, _ offset: UInt32) -> OSStatus { badComponentSelector }
+
     func start() -> OSStatus { kAudio_UnimplementedError }
     func stop() -> OSStatus { kAudio_UnimplementedError }
     func canDo(_ selector: Int16) -> Bool { false }

@@ -116,6 +116,25 @@ final class PlugInAudioUnit: AudioUnitObject, @unchecked Sendable {
         method(kAudioOutputUnitStopSelect, as: AudioOutputUnitStopProc.self)?(selfPointer) ?? badComponentSelector
     }
 
+    override func midiEvent(_ status: UInt32, _ data1: UInt32, _ data2: UInt32, _ offset: UInt32) -> OSStatus {
+        method(kMusicDeviceMIDIEventSelect, as: MusicDeviceMIDIEventProc.self)?(selfPointer, status, data1, data2, offset)
+            ?? badComponentSelector
+    }
+
+    override func sysEx(_ data: UnsafePointer<UInt8>, _ length: UInt32) -> OSStatus {
+        method(kMusicDeviceSysExSelect, as: MusicDeviceSysExProc.self)?(selfPointer, data, length) ?? badComponentSelector
+    }
+
+    override func startNote(_ instrument: MusicDeviceInstrumentID, _ group: MusicDeviceGroupID, _ outNote: UnsafeMutablePointer<NoteInstanceID>,
+                            _ offset: UInt32, _ params: UnsafePointer<MusicDeviceNoteParams>) -> OSStatus {
+        method(kMusicDeviceStartNoteSelect, as: MusicDeviceStartNoteProc.self)?(selfPointer, instrument, group, outNote, offset, params)
+            ?? badComponentSelector
+    }
+
+    override func stopNote(_ group: MusicDeviceGroupID, _ note: NoteInstanceID, _ offset: UInt32) -> OSStatus {
+        method(kMusicDeviceStopNoteSelect, as: MusicDeviceStopNoteProc.self)?(selfPointer, group, note, offset) ?? badComponentSelector
+    }
+
     override func canDo(_ selector: Int16) -> Bool {
         interface.pointee.Lookup(selector) != nil
     }

@@ -334,4 +334,48 @@ CF_ENUM(AudioUnitParameterID) {
     kReverb2Param_RandomizeReflections          = 6
 };
 
+// Group-scope parameters of music devices: MIDI controller numbers, and status bytes (channel part 0) for
+// pitch bend and pressure.
+CF_ENUM(AudioUnitParameterID) {
+    kAUGroupParameterID_Volume                  = 7,
+    kAUGroupParameterID_Sustain                 = 64,
+    kAUGroupParameterID_Sostenuto               = 66,
+    kAUGroupParameterID_AllNotesOff             = 123,
+    kAUGroupParameterID_ModWheel                = 1,
+    kAUGroupParameterID_PitchBend               = 0xE0,
+    kAUGroupParameterID_AllSoundOff             = 120,
+    kAUGroupParameterID_ResetAllControllers     = 121,
+    kAUGroupParameterID_Pan                     = 10,
+    kAUGroupParameterID_Foot                    = 4,
+    kAUGroupParameterID_ChannelPressure         = 0xD0,
+    kAUGroupParameterID_KeyPressure             = 0xA0,
+    kAUGroupParameterID_Expression              = 11,
+    kAUGroupParameterID_DataEntry               = 6,
+    kAUGroupParameterID_Volume_LSB              = kAUGroupParameterID_Volume + 32,
+    kAUGroupParameterID_ModWheel_LSB            = kAUGroupParameterID_ModWheel + 32,
+    kAUGroupParameterID_Pan_LSB                 = kAUGroupParameterID_Pan + 32,
+    kAUGroupParameterID_Foot_LSB                = kAUGroupParameterID_Foot + 32,
+    kAUGroupParameterID_Expression_LSB          = kAUGroupParameterID_Expression + 32,
+    kAUGroupParameterID_DataEntry_LSB           = kAUGroupParameterID_DataEntry + 32,
+    kAUGroupParameterID_KeyPressure_FirstKey    = 256,
+    kAUGroupParameterID_KeyPressure_LastKey     = 383
+};
+
+// AUSampler (global): gain dB -90 -> 12, 0; coarse tuning semitones -24 -> 24, 0; fine tuning cents
+// -99 -> 99, 0; pan -1 -> 1, 0.
+CF_ENUM(AudioUnitParameterID) {
+    kAUSamplerParam_Gain                        = 900,
+    kAUSamplerParam_CoarseTuning                = 901,
+    kAUSamplerParam_FineTuning                  = 902,
+    kAUSamplerParam_Pan                         = 903
+};
+
+// DLSMusicDevice / AUMIDISynth (global): tuning cents -1200 -> 1200, 0; volume dB -120 -> 40, 0; reverb volume
+// dB -120 -> 40, 0.
+CF_ENUM(AudioUnitParameterID) {
+    kMusicDeviceParam_Tuning                    = 0,
+    kMusicDeviceParam_Volume                    = 1,
+    kMusicDeviceParam_ReverbVolume              = 2
+};
+
 #endif

@@ -396,6 +396,55 @@ struct ScheduledAudioFileRegion {
 // A sample time for scheduled events (the AUAudioUnit render event list, AUScheduleParameterBlock).
 typedef int64_t AUEventSampleTime;
 
+// Music devices (instruments): the properties MusicDevice units answer (AUComponent.h's MusicDevice section
+// and the DLSMusicDevice / AUMIDISynth / AUSampler sections of Apple's header).
+CF_ENUM(AudioUnitPropertyID) {
+    kMusicDeviceProperty_InstrumentCount            = 1000,
+    kMusicDeviceProperty_InstrumentName             = 1001,
+    kMusicDeviceProperty_InstrumentNumber           = 1004,
+    kMusicDeviceProperty_MIDIXMLNames               = 1006,
+    kMusicDeviceProperty_BankName                   = 1007,
+    kMusicDeviceProperty_SoundBankData              = 1008,
+    kMusicDeviceProperty_PartGroup                  = 1010,
+    kMusicDeviceProperty_StreamFromDisk             = 1011,
+    kMusicDeviceProperty_SoundBankFSRef             = 1012,
+    kMusicDeviceProperty_DualSchedulingMode         = 1013,
+    kMusicDeviceProperty_SupportsStartStopNote      = 1014,
+    kMusicDeviceProperty_SoundBankURL               = 1100,
+    kMusicDeviceProperty_UsesInternalReverb         = kAudioUnitProperty_UsesInternalReverb
+};
+
+// The offset argument of MusicDeviceMIDIEvent/StartNote/StopNote in dual scheduling mode.
+CF_ENUM(uint32_t) {
+    kMusicDeviceSampleFrameMask_SampleOffset    = 0xFFFFFF,
+    kMusicDeviceSampleFrameMask_IsScheduled     = 0x01000000
+};
+
+CF_ENUM(AudioUnitPropertyID) {
+    kAUMIDISynthProperty_EnablePreload              = 4119
+};
+
+// AUSampler: kAUSamplerProperty_LoadInstrument takes an AUSamplerInstrumentData (declared in Swift, since
+// its fileURL is a CFURL); kAUSamplerProperty_LoadAudioFiles a CFArray of CFURLs.
+CF_ENUM(AudioUnitPropertyID) {
+    kAUSamplerProperty_LoadInstrument               = 4102,
+    kAUSamplerProperty_LoadAudioFiles               = 4101
+};
+
+enum {
+    kInstrumentType_DLSPreset   = 1,
+    kInstrumentType_SF2Preset   = kInstrumentType_DLSPreset,
+    kInstrumentType_AUPreset    = 2,
+    kInstrumentType_Audiofile   = 3,
+    kInstrumentType_EXS24       = 4
+};
+
+enum {
+    kAUSampler_DefaultPercussionBankMSB = 0x78,
+    kAUSampler_DefaultMelodicBankMSB    = 0x79,
+    kAUSampler_DefaultBankLSB           = 0x00
+};
+
 CF_ASSUME_NONNULL_END
 
 #endif

@@ -2,6 +2,7 @@
 #include "AUComponent.h"
 #include "AudioUnitProperties.h"
 #include "AUGraph.h"
+#include "MusicDevice.h"
 #include "AudioUnitParameters.h"
 #include "AUAudioUnitImplementation.h"
 #include "AudioFormat.h"
