@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "afconvert", targets: ["afconvert"]),
         .executable(name: "afplay", targets: ["afplay"]),
         .executable(name: "afrecord", targets: ["afrecord"]),
+        .executable(name: "auval", targets: ["auval"]),
         .executable(name: "qa1717-demo", targets: ["qa1717-demo"]),
         // Not API: what the fuzz targets in FuzzTesting/ and the corpus replay tests run on hostile bytes.
         .library(name: "_FileExercises", targets: ["FileExercises"]),
@@ -105,6 +106,7 @@ let package = Package(
         .executableTarget(name: "afplay", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afplay"),
         .executableTarget(name: "afrecord", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afrecord"),
         // Technical Q&A QA1717's AUiPodTime graph, rendered offline to a WAV file.
+        .executableTarget(name: "auval", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/auval"),
         .executableTarget(name: "qa1717-demo", dependencies: ["AudioToolbox"], path: "Sources/Tools/qa1717-demo"),
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
@@ -128,7 +130,7 @@ let package = Package(
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFoundation", "AudioToolboxAAC", "DeviceTestSupport", "AllocationCounter", "COCASupport"]),
         .testTarget(name: "CoreMIDITests", dependencies: ["CoreMIDI"]),
         .testTarget(name: "OpenALTests", dependencies: ["OpenAL", "AudioToolbox", "DeviceTestSupport", "AllocationCounter"]),
-        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises"]),
+        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises", "ToolSupport"]),
     ]
 )
 
