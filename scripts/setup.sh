@@ -21,6 +21,17 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# pymidi (PyPI): an independent RTP-MIDI/AppleMIDI implementation the network MIDI tests talk to over loopback
+# (scripts/rtpmidi-peer.py). Debian's Python refuses pip outside a venv unless told otherwise.
+if ! python3 -c "import pymidi.packets" >/dev/null 2>&1; then
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        SUDO=""
+        [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null
+    fi
+    python3 -m pip install -q pymidi >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages pymidi >/dev/null
+fi
 # No sound server is started or changed here: the tests start a private one (scripts/test.sh), and
 # scripts/pulse-server.sh starts one for a machine without a sound card.
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0 or later) must be on PATH" >&2; exit 1; }
