@@ -69,6 +69,8 @@ struct RTPMIDIJournalHistory {
                 let e = notes[ch * 128 + n]
                 if e.on { c.noteOns.append(.init(note: UInt8(n), velocity: e.value)) } else { c.noteOffs.append(UInt8(n)) }
             }
+            // A chapter N holds 127 note logs (128 would need LOW 15 HIGH 0, which then leaves no OFFBITS).
+            if c.noteOns.count > 127 { c.noteOns.removeLast(c.noteOns.count - 127) }
             if c.program != nil || !c.controllers.isEmpty || c.pitchWheel != nil || !c.noteOns.isEmpty || !c.noteOffs.isEmpty {
                 out.channels.append(c)
             }

@@ -143,8 +143,26 @@ struct RTPMIDIPacket: Equatable {
     /// The longest MIDI list one packet carries (LEN is 12 bits); longer sends go out in several packets.
     static let maximumListLength = 1000
 
+    /// A command for the MIDI list, cut into SysEx segments (F0 ... F0, F7 ... F0, F7 ... F7) when it is a
+    /// SysEx longer than one packet's list may be.
+    static func segments(_ command: [UInt8]) -> [[UInt8]] {
+        guard command.count > maximumListLength - 8, command.first == 0xF0, let last = command.last else { return [command] }
+        let data = command.dropFirst().dropLast()
+        let size = maximumListLength - 8
+        var out: [[UInt8]] = []
+        var start = data.startIndex
+        while start < data.endIndex || out.isEmpty {
+            let end = min(start + size, data.endIndex)
+            let isLast = end == data.endIndex
+            out.append([out.isEmpty ? 0xF0 : 0xF7] + data[start..<end] + [isLast ? last : 0xF0])
+            start = end
+        }
+        return out
+    }
+
     /// Splits a MIDI 1.0 byte stream (one CoreMIDI packet's bytes) into complete commands for the MIDI list:
-    /// running status written out, SysEx whole; data bytes with no status before them are dropped.
+    /// running status written out, SysEx whole; data bytes with no status before them, and F7 with no SysEx
+    /// open, are dropped (a SysEx continued over several CoreMIDI packets therefore loses its continuation).
     static func commands(fromStream bytes: [UInt8]) -> [[UInt8]] {
         var out: [[UInt8]] = []
         var running: UInt8 = 0
@@ -162,6 +180,7 @@ struct RTPMIDIPacket: Equatable {
                 continue
             }
             if b >= 0xF8 { out.append([b]); i += 1; continue }
+            if b == 0xF7 { i += 1; continue }  // an end of SysEx with no SysEx open
             var status = running
             if b >= 0x80 { status = b; i += 1 }
             guard status >= 0x80, let n = MIDIConversion.dataCount(status) else { i += 1; continue }

@@ -139,7 +139,7 @@ final class RTPMIDISession: @unchecked Sendable {
         guard !commands.isEmpty else { return }
         var chunks: [[[UInt8]]] = [[]]
         var size = 0
-        for c in commands {
+        for c in commands.flatMap(RTPMIDIPacket.segments) {
             if size + c.count + 1 > RTPMIDIPacket.maximumListLength, !chunks[chunks.count - 1].isEmpty { chunks.append([]); size = 0 }
             chunks[chunks.count - 1].append(c)
             size += c.count + 1
