@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // libFuzzer targets for the parsers of hostile input: one per container (MP3 with its ID3 tags, native FLAC, MP4/M4A), AudioFileStream, ExtAudioFile
-// reading with a client format (converter and resampler), and afinfo's report.
+// reading with a client format (converter and resampler), afinfo's report, and the RTP-MIDI packet parser.
 // Run: FuzzTesting/run.sh [seconds-per-target]
 import PackageDescription
 
@@ -20,5 +20,7 @@ let package = Package(
         .executableTarget(name: "FuzzAudioFileStream", dependencies: exercises, swiftSettings: fuzzer),
         .executableTarget(name: "FuzzExtAudioFile", dependencies: exercises, swiftSettings: fuzzer),
         .executableTarget(name: "FuzzAFInfo", dependencies: exercises, swiftSettings: fuzzer),
+        // RTP-MIDI / AppleMIDI packets (network MIDI); seeds in Corpus/rtpmidi.
+        .executableTarget(name: "FuzzRTPMIDI", dependencies: [.product(name: "CoreMIDI", package: "OpenCoreAudio")], swiftSettings: fuzzer),
     ]
 )

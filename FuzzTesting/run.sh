@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of hostile input with libFuzzer + AddressSanitizer for a bounded time: one target per
 # container (WAVE/RF64, AIFF/AIFC, CAF, MP3, through AudioFileOpenWithCallbacks), AudioFileStream, ExtAudioFile
-# reading with a client format (the converter and resampler behind it), and afinfo's report.
+# reading with a client format (the converter and resampler behind it), afinfo's report, and network MIDI's
+# RTP-MIDI/AppleMIDI packet parser (FuzzRTPMIDI, whose corpus is Corpus/rtpmidi: seeds and regressions alike).
 # Usage: FuzzTesting/run.sh [seconds-per-target] [target...]
 # Each target starts from the kept corpus (FuzzTesting/Corpus: regression inputs and a minimised corpus)
 # plus seeds generated with sox. Crashes are written to FuzzTesting/crashes/ and fail the run; a crash's
@@ -12,7 +13,7 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
 seeds=$(mktemp -d)
@@ -32,13 +33,15 @@ done
 for target in "${targets[@]}"; do
     echo "== $target"
     work=$(mktemp -d)
-    cp "$seeds"/* Corpus/regressions/* Corpus/minimized/* "$work"/ 2>/dev/null || true
+    kept=Corpus/minimized
+    if [ "$target" = FuzzRTPMIDI ]; then kept=Corpus/rtpmidi; else cp "$seeds"/* Corpus/regressions/* "$work"/ 2>/dev/null || true; fi
+    cp "$kept"/* "$work"/ 2>/dev/null || true
     # libFuzzer separates its status fields with tabs or spaces: match either.
     SWIFT_BACKTRACE=enable=no .build/debug/$target "$work" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
         -dict=chunks.dict -artifact_prefix=crashes/$target- -print_final_stats=1 2>&1 |
         grep -E "^(#[0-9]+[[:space:]]+DONE|Done|==[0-9]+==ERROR|SUMMARY|stat::number_of_executed_units|stat::peak_rss_mb)" || true
     if [ "${FUZZ_MERGE:-0}" = 1 ]; then
-        SWIFT_BACKTRACE=enable=no .build/debug/$target -merge=1 Corpus/minimized "$work" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
+        SWIFT_BACKTRACE=enable=no .build/debug/$target -merge=1 "$kept" "$work" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
     fi
     rm -rf "$work"
 done

@@ -32,7 +32,7 @@ final class RTPMIDIPeerProcess: @unchecked Sendable {
     }
 
     /// The first line starting with `prefix` (waiting up to `seconds`), nil if none came.
-    func line(_ prefix: String, after skip: Int = 0, seconds: Double = 5) async throws -> String? {
+    func line(_ prefix: String, after skip: Int = 0, seconds: Double = 15) async throws -> String? {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if let l = lines.all.dropFirst(skip).first(where: { $0.hasPrefix(prefix) }) { return l }
@@ -226,7 +226,7 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> 
         #expect(session.contacts().contains(contact))
         let accepted = try RTPMIDIPeerProcess(["invite", String(session.networkPort)])
         defer { accepted.stop() }
-        #expect(try await accepted.line("CONNECTED ") != nil)
+        #expect(try await accepted.line("CONNECTED ") != nil, "\(accepted.lines.all) \(accepted.stderr)")
         #expect(session.removeContact(contact))
         #expect(session.contacts().isEmpty)
         session.connectionPolicy = .anyone
@@ -263,5 +263,19 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> 
         let stats = try #require(b.connections().first.flatMap { b.engine.statistics($0) })
         print("journal recovery: \(stats.lost) packets lost, \(stats.recovered) commands recovered, clock round trip \(stats.roundTrip) x 100 us")
         #expect(stats.lost == 2 && stats.recovered == 5)
+
+        // B's RS feedback (every 250 ms at most) moves A's checkpoint up to the last packet: the journal shrinks.
+        #expect(try await eventually(2) { (a.engine.statistics(connection)?.unacknowledged ?? 99) <= 1 })
+        let sent = try #require(a.engine.statistics(connection))
+        #expect(sent.roundTrip >= 0 && sent.roundTrip < 100, "the initiator's CK exchange measured the round trip")
+
+        // A SysEx longer than one packet crosses in segments and arrives whole.
+        let sysex: [UInt8] = [0xF0, 0x7D] + (0..<3000).map { UInt8($0 % 100) } + [0xF7]
+        let have = listener.inbox.all.joined().count
+        let builder = MIDIPacketList.Builder(byteSize: 4000)
+        builder.append(timestamp: 0, data: sysex)
+        builder.withUnsafePointer { _ = MIDISend(sender.port, dest, $0) }
+        let all = try await listener.stream(atLeast: have + sysex.count)
+        #expect(Array(all.dropFirst(have)) == sysex)
     }
 }

@@ -185,6 +185,8 @@ struct RTPMIDIPacket: Equatable {
             if b >= 0x80 { status = b; i += 1 }
             guard status >= 0x80, let n = MIDIConversion.dataCount(status) else { i += 1; continue }
             guard i + n <= bytes.count else { break }
+            // A status byte where data should be ends the message unfinished: it is dropped.
+            if let cut = bytes[i..<i + n].firstIndex(where: { $0 >= 0x80 }) { i = cut; running = 0; continue }
             out.append([status] + bytes[i..<i + n])
             i += n
             running = status < 0xF0 ? status : 0

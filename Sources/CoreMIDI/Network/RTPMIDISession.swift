@@ -32,7 +32,11 @@ final class RTPMIDISession: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Test hook: this many of the next outgoing data packets are dropped (sequence numbers and journal
     /// history advance as if they had been sent), to exercise the peer's journal recovery.
-    var dropOutgoingPackets = 0
+    var dropOutgoingPackets: Int {
+        get { lock.withLock { dropping } }
+        set { lock.withLock { dropping = newValue } }
+    }
+    private var dropping = 0
 
     /// A session advertising `name` in its invitations.
     init(name: String) { self.name = name }
@@ -126,10 +130,13 @@ final class RTPMIDISession: @unchecked Sendable {
     }
 
     /// Diagnostics of the peer behind `connection`: the last clock round trip (10 kHz ticks, -1 before one),
-    /// packets found lost and commands recovered from journals.
-    func statistics(_ connection: MIDINetworkConnection) -> (roundTrip: Int64, lost: Int, recovered: Int)? {
+    /// packets found lost and commands recovered from journals, and how many packets sent to it its
+    /// feedback has not yet acknowledged (what the journal still covers).
+    func statistics(_ connection: MIDINetworkConnection) -> (roundTrip: Int64, lost: Int, recovered: Int, unacknowledged: Int64)? {
         lock.withLock {
-            peers.first { $0.connection === connection }.map { ($0.roundTrip, $0.receiver.lostPackets, $0.receiver.recoveredCommands) }
+            peers.first { $0.connection === connection }.map {
+                ($0.roundTrip, $0.receiver.lostPackets, $0.receiver.recoveredCommands, $0.sendSequence - $0.history.checkpoint)
+            }
         }
     }
 
@@ -154,7 +161,7 @@ final class RTPMIDISession: @unchecked Sendable {
                                                commands: chunk.map { .init(delta: 0, bytes: $0) }, journal: p.history.journal())
                     for c in chunk { p.history.record(c, sequence: sequence) }
                     p.sendSequence += 1
-                    if dropOutgoingPackets > 0 { dropOutgoingPackets -= 1; continue }
+                    if dropping > 0 { dropping -= 1; continue }
                     s.data.send(packet.serialized(), to: p.data)
                 }
             }
