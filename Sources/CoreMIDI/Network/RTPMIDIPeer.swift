@@ -17,6 +17,10 @@ final class RTPMIDIPeer {
     /// Host time (ns) of the last invitation or clock exchange sent; 0: send at once.
     var lastAttempt: UInt64 = 0
     var lastSync: UInt64 = 0
+    /// Clock exchanges started (the first ones come quickly, then every 10 s) and the host time anything
+    /// last came from the peer (an initiator gives up on a peer silent for a minute).
+    var syncs = 0
+    var lastHeard: UInt64 = 0
     /// The public connection object that stands for this peer (the one given to addConnection, or one made
     /// for an accepted invitation).
     var connection: MIDINetworkConnection?

@@ -70,8 +70,10 @@ struct RTPMIDIReceiverState {
                 out.append([0xC0 | UInt8(ch), program])
             }
             if let (a, b) = c.pitchWheel, wheels[ch] != Int32(a) | Int32(b) << 7 { out.append([0xE0 | UInt8(ch), a, b]) }
-            let logged = Set(c.noteOns.map(\.note))
-            for n in c.noteOffs where notesOn[ch * 128 + Int(n)] && !logged.contains(n) {
+            // A note both logged (to be played: Y set) and in OFFBITS is taken as sounding; a log with Y clear
+            // does not stop its OFFBITS bit from ending the note.
+            let played = Set(c.noteOns.filter(\.play).map(\.note))
+            for n in c.noteOffs where notesOn[ch * 128 + Int(n)] && !played.contains(n) {
                 out.append([0x80 | UInt8(ch), n, 0])
             }
             for log in c.noteOns where log.play && !notesOn[ch * 128 + Int(log.note)] {

@@ -197,6 +197,7 @@ final class RTPMIDISession: @unchecked Sendable {
                       let repair = p.receiver.accept(packet) else { return nil }
                 p.lastReceived = packet.sequence
                 p.feedbackDue = true
+                p.lastHeard = arrival
                 var time = arrival
                 var out: [Delivery] = repair.map { (arrival, $0) }
                 for c in packet.commands {
@@ -222,6 +223,8 @@ final class RTPMIDISession: @unchecked Sendable {
                     guard let s = sockets else { return }
                     guard ok else { s.control.send(AppleMIDICommand.rejected(token: token, ssrc: ssrc).bytes, to: from); return }
                     if !known {
+                        // A peer inviting again from the same address under a new SSRC has restarted: forget the old one.
+                        peers.removeAll { !$0.initiator && $0.control == from }
                         let p = RTPMIDIPeer(control: from, initiator: false, token: token, state: .invitingData)
                         p.ssrc = peerSSRC
                         p.name = peerName
@@ -252,6 +255,8 @@ final class RTPMIDISession: @unchecked Sendable {
                 } else if onData, p.state == .invitingData {
                     p.state = .connected
                     p.lastSync = 0
+                    p.syncs = 0
+                    p.lastHeard = AudioGetCurrentHostTime()
                     notify = true
                 }
             }
@@ -272,6 +277,7 @@ final class RTPMIDISession: @unchecked Sendable {
             lock.withLock {
                 guard onData, let s = sockets, let p = peers.first(where: { $0.ssrc == peerSSRC && $0.state == .connected }) else { return }
                 let now = Self.now()
+                p.lastHeard = AudioGetCurrentHostTime()
                 switch count {
                 case 0:
                     s.data.send(AppleMIDICommand.clock(ssrc: ssrc, count: 1, t1: t1, t2: now, t3: 0).bytes, to: p.data)
@@ -296,8 +302,8 @@ final class RTPMIDISession: @unchecked Sendable {
     }
 
     /// Invitations not answered yet are sent again every second (up to 12 times, then given up), the
-    /// initiator synchronises clocks at once and then every 10 s, and receivers send RS feedback at most
-    /// every 250 ms while packets come in.
+    /// initiator synchronises clocks at once, five more times 1.5 s apart, then every 10 s, and drops a peer
+    /// silent for a minute; receivers send RS feedback at most every 250 ms while packets come in.
     private func timers() {
         var notify = false
         lock.withLock {
@@ -314,8 +320,14 @@ final class RTPMIDISession: @unchecked Sendable {
                     let invitation = AppleMIDICommand.invitation(token: p.token, ssrc: ssrc, name: name).bytes
                     if p.state == .invitingControl { s.control.send(invitation, to: p.control) } else { s.data.send(invitation, to: p.data) }
                 case .connected:
-                    if p.initiator, p.lastSync == 0 || now &- p.lastSync >= 10_000_000_000 {
+                    if p.initiator, now &- p.lastHeard > 60_000_000_000 {
+                        gaveUp.insert(ObjectIdentifier(p))  // no answer to a minute of clock exchanges: gone
+                        continue
+                    }
+                    let interval: UInt64 = p.syncs < 6 ? 1_500_000_000 : 10_000_000_000
+                    if p.initiator, p.lastSync == 0 || now &- p.lastSync >= interval {
                         p.lastSync = now
+                        p.syncs += 1
                         s.data.send(AppleMIDICommand.clock(ssrc: ssrc, count: 0, t1: Self.now(), t2: 0, t3: 0).bytes, to: p.data)
                     }
                     if p.feedbackDue, now &- p.lastFeedback >= 250_000_000 {
