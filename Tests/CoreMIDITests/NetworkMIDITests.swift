@@ -62,13 +62,16 @@ final class SessionListener {
     var client = MIDIClientRef(), port = MIDIPortRef()
     let inbox = Inbox<[UInt8]>()
     let times = Inbox<UInt64>()
+    /// Each packet's timestamp.
+    let stamps = Inbox<MIDITimeStamp>()
 
     init(_ source: MIDIEndpointRef) {
         MIDIClientCreateWithBlock("listener" as CFString, &client, nil)
-        let inbox = inbox, times = times
+        let inbox = inbox, times = times, stamps = stamps
         MIDIInputPortCreateWithBlock(client, "in" as CFString, &port) { list, _ in
             for p in list.unsafeSequence() {
                 inbox.add(bytes(p))
+                stamps.add(p.pointee.timeStamp)
                 times.add(AudioGetCurrentHostTime())
             }
         }
@@ -202,8 +205,12 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> 
         #expect(c.host.name == "pymidi-peer" && c.host.address == "127.0.0.1")
 
         let sender = Sender(), listener = SessionListener(session.sourceEndpoint())
+        let before = AudioGetCurrentHostTime()
         peer.command("send 903c7f")
         #expect(try await listener.stream(atLeast: 3) == [0x90, 0x3C, 0x7F])
+        // Timestamped with the host time of its arrival.
+        let stamp = try #require(listener.stamps.all.first), delivered = try #require(listener.times.all.first)
+        #expect(stamp > before && stamp <= delivered)
         sender.send([[0x80, 0x3C, 0x40]], to: session.destinationEndpoint())
         let got = try #require(try await peer.line("MIDI "))
         #expect(got.split(separator: " ").dropFirst(2) == ["803c40"])
@@ -221,12 +228,24 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> 
 
         session.connectionPolicy = .hostsInContactList
         let contact = MIDINetworkHost(name: "loopback", address: "127.0.0.1", port: 0)
+        let contactsChanged = Inbox<Bool>(), sessionChanged = Inbox<Bool>()
+        let observers = [
+            NotificationCenter.default.addObserver(forName: Notification.Name(MIDINetworkNotificationContactsDidChange), object: session, queue: nil) { _ in
+                contactsChanged.add(true)
+            },
+            NotificationCenter.default.addObserver(forName: Notification.Name(MIDINetworkNotificationSessionDidChange), object: session, queue: nil) { _ in
+                sessionChanged.add(true)
+            },
+        ]
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
         #expect(session.addContact(contact))
+        #expect(contactsChanged.all.count == 1)
         #expect(!session.addContact(MIDINetworkHost(name: "same", address: "127.0.0.1", port: 0)))
         #expect(session.contacts().contains(contact))
         let accepted = try RTPMIDIPeerProcess(["invite", String(session.networkPort)])
         defer { accepted.stop() }
         #expect(try await accepted.line("CONNECTED ") != nil, "\(accepted.lines.all) \(accepted.stderr)")
+        #expect(try await eventually { !sessionChanged.all.isEmpty }, "a peer connecting posts SessionDidChange")
         #expect(session.removeContact(contact))
         #expect(session.contacts().isEmpty)
         session.connectionPolicy = .anyone
