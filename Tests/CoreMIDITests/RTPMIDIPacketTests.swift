@@ -43,6 +43,8 @@ import Testing
         #expect(history.journal()?.channels.map(\.channel) == [3])
         history.acknowledge(2, latest: 14)
         #expect(history.journal()?.checkpoint == 14, "an older acknowledgement does not move it back")
+        history.advance(to: 15)
+        #expect(history.journal() == nil, "nothing changed since packet 15")
     }
 
     @Test func appleMIDICommandsRoundTrip() throws {

@@ -51,6 +51,12 @@ struct RTPMIDIJournalHistory {
         if acked > checkpoint { checkpoint = acked }
     }
 
+    /// Moves the checkpoint to `sequence` (an extended number) if that is later: used when packets are old
+    /// enough to be taken as received even though the peer sent no feedback for them.
+    mutating func advance(to sequence: Int64) {
+        if sequence > checkpoint { checkpoint = sequence }
+    }
+
     /// The journal for the next packet (the history before it), or nil when nothing changed since the checkpoint.
     func journal() -> RTPMIDIJournal? {
         var out = RTPMIDIJournal(checkpoint: UInt16(truncatingIfNeeded: checkpoint))

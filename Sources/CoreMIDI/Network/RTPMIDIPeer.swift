@@ -28,6 +28,9 @@ final class RTPMIDIPeer {
     /// The next packet's extended sequence number (the wire carries its low 16 bits).
     var sendSequence: Int64
     var history: RTPMIDIJournalHistory
+    /// Packets sent and not yet acknowledged, with their host times: without RS feedback, packets older than
+    /// the session's journal horizon leave the journal, which would otherwise grow with every note ever played.
+    var unacknowledged: [(sequence: Int64, time: UInt64)] = []
     var receiver = RTPMIDIReceiverState()
     /// The last sequence number received and whether an RS for it is still to be sent.
     var lastReceived: UInt16 = 0

@@ -44,6 +44,10 @@ final class RTPMIDISession: @unchecked Sendable {
     /// The bound control port, 0 when stopped.
     var port: UInt16 { lock.withLock { sockets?.control.port ?? 0 } }
 
+    /// How long (ns) a sent packet stays in the journal when the peer sends no RS feedback for it (Apple's
+    /// peers acknowledge several times a second; some implementations never do).
+    static let journalHorizon: UInt64 = 10_000_000_000
+
     /// The clock in AppleMIDI's units (10 kHz ticks of the host clock).
     static func now() -> UInt64 { AudioGetCurrentHostTime() / 100_000 }
 
@@ -154,9 +158,18 @@ final class RTPMIDISession: @unchecked Sendable {
         lock.withLock {
             guard let s = sockets else { return }
             let timestamp = UInt32(truncatingIfNeeded: Self.now())
+            let now = AudioGetCurrentHostTime()
             for p in peers where p.state == .connected {
+                // Packets older than the horizon count as received (see `journalHorizon`).
+                var old = 0
+                while old < p.unacknowledged.count, now &- p.unacknowledged[old].time > Self.journalHorizon {
+                    p.history.advance(to: p.unacknowledged[old].sequence + 1)
+                    old += 1
+                }
+                p.unacknowledged.removeFirst(old)
                 for chunk in chunks {
                     let sequence = p.sendSequence
+                    p.unacknowledged.append((sequence, now))
                     let packet = RTPMIDIPacket(sequence: UInt16(truncatingIfNeeded: sequence), timestamp: timestamp, ssrc: ssrc,
                                                commands: chunk.map { .init(delta: 0, bytes: $0) }, journal: p.history.journal())
                     for c in chunk { p.history.record(c, sequence: sequence) }
@@ -297,6 +310,8 @@ final class RTPMIDISession: @unchecked Sendable {
             lock.withLock {
                 guard let p = peers.first(where: { $0.ssrc == peerSSRC && $0.state == .connected }) else { return }
                 p.history.acknowledge(sequence, latest: p.sendSequence - 1)
+                let checkpoint = p.history.checkpoint
+                p.unacknowledged.removeAll { $0.sequence < checkpoint }
             }
         }
     }
