@@ -53,7 +53,8 @@ final class RTPMIDIPeerProcess: @unchecked Sendable {
         if process.isRunning { command("quit") }
         let end = Date().addingTimeInterval(3)
         while process.isRunning && Date() < end { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        // SIGKILL: a child started from a dispatch worker thread inherits its blocked SIGTERM.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
@@ -249,6 +250,31 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> 
         #expect(session.removeContact(contact))
         #expect(session.contacts().isEmpty)
         session.connectionPolicy = .anyone
+    }
+
+    /// The Bonjour announcement goes through avahi-publish; a stand-in script records how it is called (no
+    /// mDNS traffic leaves the machine) and must be running exactly while the session is enabled.
+    @Test func bonjourAnnouncementThroughAvahiPublish() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oca-avahi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tool = dir.appendingPathComponent("avahi-publish"), record = dir.appendingPathComponent("args")
+        try "#!/bin/sh\necho \"$@\" > '\(record.path)'\nexec sleep 600\n".write(to: tool, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+        let saved = RTPMIDIBonjourAdvertiser.toolPath
+        RTPMIDIBonjourAdvertiser.toolPath = tool.path
+        defer { RTPMIDIBonjourAdvertiser.toolPath = saved }
+
+        let session = MIDINetworkSession(localName: "Announced", address: "127.0.0.1", port: 0)
+        #expect(!session.advertises, "a loopback session is not announced by default")
+        session.advertises = true
+        session.isEnabled = true
+        let expected = "-s \(session.networkName) _apple-midi._udp \(session.networkPort)\n"
+        #expect(try await eventually { (try? String(contentsOf: record, encoding: .utf8)) == expected })
+        let advertiser = try #require(session.advertiser)
+        #expect(advertiser.isRunning)
+        session.isEnabled = false
+        #expect(!advertiser.isRunning && session.advertiser == nil)
     }
 
     /// pymidi reads journal headers but repairs nothing, so recovery is checked between two of our sessions.

@@ -4,8 +4,9 @@ import Foundation
 /// connected over RTP-MIDI (RFC 6295 with the AppleMIDI session protocol) to any number of peers, a Mac's
 /// network sessions among them. What peers send arrives at `sourceEndpoint()` (timestamped with its arrival
 /// time, later commands of a packet by their delta times); what is sent to `destinationEndpoint()` goes to every
-/// connected peer. Control on UDP port `networkPort`, MIDI on the next port; IPv4 only. The session is not
-/// advertised over Bonjour (no mDNS here): peers connect by address and port.
+/// connected peer. Control on UDP port `networkPort`, MIDI on the next port; IPv4 only. An enabled session is
+/// announced over Bonjour where avahi's `avahi-publish` is installed (see RTPMIDIBonjourAdvertiser); this
+/// implementation does not browse, so peers are connected to by address and port.
 ///
 /// Threading: any thread. Notifications are posted to NotificationCenter.default, with the session as object,
 /// from the session's network thread (peers coming and going) or the calling thread (changes made through
@@ -28,6 +29,10 @@ open class MIDINetworkSession: NSObject, @unchecked Sendable {
     private var contactList: [MIDINetworkHost] = []
     /// Connections added while the session is disabled, invited once it is enabled.
     private var waiting: [MIDINetworkConnection] = []
+    /// Whether enabling announces the session over Bonjour (with avahi-publish, where installed); not for a
+    /// session bound to the loopback interface, which no other host could reach.
+    var advertises: Bool
+    private(set) var advertiser: RTPMIDIBonjourAdvertiser?
     private var client = MIDIClientRef()
     private var source = MIDIEndpointRef()
     private var destination = MIDIEndpointRef()
@@ -47,6 +52,7 @@ open class MIDINetworkSession: NSObject, @unchecked Sendable {
         self.localName = localName
         self.address = address
         requestedPort = port
+        advertises = !address.hasPrefix("127.")
         engine = RTPMIDISession(name: ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "OpenCoreAudio")
         super.init()
         MIDIClientCreateWithBlock("Network MIDI" as CFString, &client, nil)
@@ -86,13 +92,18 @@ open class MIDINetworkSession: NSObject, @unchecked Sendable {
                 let started: Bool = lock.withLock {
                     guard !enabled, engine.start(address: address, port: requestedPort) else { return false }
                     enabled = true
+                    if advertises { advertiser = RTPMIDIBonjourAdvertiser(name: engine.name, port: engine.port) }
                     for c in waiting { if let a = c.host.resolved { engine.invite(a, for: c) } }
                     waiting = []
                     return true
                 }
                 if started { post(MIDINetworkNotificationSessionDidChange) }
             } else {
-                let wasEnabled = lock.withLock { defer { enabled = false }; return enabled }
+                let (wasEnabled, announcement) = lock.withLock {
+                    defer { enabled = false; advertiser = nil }
+                    return (enabled, advertiser)
+                }
+                announcement?.stop()
                 // Not under the lock: stopping waits for the network thread, which may be asking `accepts`.
                 if wasEnabled { engine.stop() }
             }
