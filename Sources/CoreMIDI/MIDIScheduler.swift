@@ -19,7 +19,7 @@ final class MIDIScheduler: @unchecked Sendable {
     /// Starts the MIDI thread (user-interactive priority).
     init() {
         let thread = Thread { [unowned self] in self.run() }
-        thread.name = "OpenCoreAudio.CoreMIDI"
+        thread.name = "OCA.CoreMIDI"  // the kernel keeps 15 bytes: a longer name is refused, racing the one run() sets
         thread.qualityOfService = .userInteractive
         thread.start()
     }
