@@ -112,7 +112,7 @@ let package = Package(
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "CoreAudioTypesTests", dependencies: ["CoreAudioTypes"]),
-        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP"]),
+        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "AllocationCounter"]),
         // Test-only: the PulseAudio server the device tests play to and record from.
         .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),

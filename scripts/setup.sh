@@ -10,7 +10,10 @@ set -euo pipefail
 # libmpg123-dev: the MP3 decoder; libopus-dev: the Opus codec. flac: the reference FLAC tool the tests check against.
 # libespeak-ng-dev: the speech synthesizer behind AUSpeechSynthesis (espeak-ng, its tool, is what the tests compare with).
 # libavcodec-dev: AAC, in the AudioToolboxAAC product (FFmpeg stays out of the core modules).
-packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng libespeak-ng-dev libavcodec-dev libmpg123-dev libopus-dev flac)
+# timgm6mb-soundfont, fluidsynth: the SoundFont sampler's tests play the small GM bank (TimGM6mb.sf2) and compare
+# with the fluidsynth command (preset list, rendered notes); they fail when either is missing.
+packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng libespeak-ng-dev libavcodec-dev libmpg123-dev libopus-dev flac
+          timgm6mb-soundfont fluidsynth)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
