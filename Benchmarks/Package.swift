@@ -55,6 +55,10 @@ let package = Package(
         .executableTarget(
             name: "EngineBench",
             dependencies: [.product(name: "AVFoundation", package: "OpenCoreAudio"), .product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+        // The SoundFont sampler against the fluidsynth command on the same notes (Debian: fluidsynth, timgm6mb-soundfont).
+        .executableTarget(
+            name: "SamplerBench",
+            dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
