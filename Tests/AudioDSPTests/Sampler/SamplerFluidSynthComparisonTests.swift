@@ -5,6 +5,9 @@ import Testing
 /// The engine side by side with the `fluidsynth` command: a Standard MIDI File built here is rendered by
 /// `fluidsynth -ni -g 1 -R 0 -C 0 -r 44100 -O float -T wav -F out.wav` (reverb and chorus off, unit gain, float
 /// output so nothing clips) and by the engine, and each note's onset time, level and spectrum are compared.
+/// Measured (Debian's fluidsynth 2.3.1): levels within 0.3...0.4 dB (the installed fluidsynth's concave mapping of
+/// CC7 and velocity, see SoundFontZoneMergeTests), band spectra within 0.3...0.7 dB rms, onsets: fluidsynth starts
+/// notes 60...120 samples after the exact frame (its 64-frame blocks and millisecond MIDI clock); ours is exact.
 @Suite struct SamplerFluidSynthComparisonTests {
     typealias S = SamplerTestSupport
 
