@@ -18,7 +18,7 @@ import Testing
     static func range(_ id: Int, _ lo: Int, _ hi: Int) -> [UInt8] { le16(id) + [UInt8(lo), UInt8(hi)] }
 
     /// The sine: period 100 points at 44100 Hz (441 Hz at its root key 60), amplitude 0.5, looped over 8 periods.
-    static func bank() -> [UInt8] {
+    static func bank(lowBytes: [UInt8]? = nil) -> [UInt8] {
         var points = (0 ..< 1000).map { Int((0.5 * 32767 * sin(2 * Double.pi * Double($0) / 100)).rounded()) }
         points += [Int](repeating: 0, count: 46)
         let smpl = points.flatMap { le16($0 & 0xFFFF) }
@@ -40,7 +40,7 @@ import Testing
             + name("EOS") + [UInt8](repeating: 0, count: 26)
         let body = Array("sfbk".utf8)
             + list("INFO", [chunk("ifil", le16(2) + le16(4)), chunk("INAM", Array("Merge test\0\0".utf8))])  // INAM of even size: fluidsynth insists
-            + list("sdta", [chunk("smpl", smpl)])
+            + list("sdta", [chunk("smpl", smpl)] + (lowBytes.map { [chunk("sm24", $0)] } ?? []))
             + list("pdta", [chunk("phdr", phdr), chunk("pbag", pbag), chunk("pmod", pmod), chunk("pgen", pgen),
                             chunk("inst", inst), chunk("ibag", ibag), chunk("imod", imod), chunk("igen", igen), chunk("shdr", shdr)])
         return Array("RIFF".utf8) + le32(body.count) + body
@@ -117,5 +117,20 @@ import Testing
         print("merge bank through fluidsynth: \(f) Hz, amplitude \(amplitude) (\(S.dB(amplitude / expectedAmplitude)) dB from ours)")
         #expect(abs(f - 441 * pow(2, 310.0 / 1200)) < 0.2)
         #expect(abs(S.dB(amplitude / expectedAmplitude)) < 0.5)
+    }
+
+    /// 24-bit samples: an 'sm24' chunk of one byte per point supplies the low byte (value = (s16 << 8 | low) / 2^23);
+    /// one of any other size is ignored, as SoundFont 2.04 section 6.2 says.
+    @Test func sm24RefinesSamples() throws {
+        let plain = try SoundFont(bytes: Self.bank())
+        let refined = try SoundFont(bytes: Self.bank(lowBytes: [UInt8](repeating: 0x80, count: 1046)))
+        let ignored = try SoundFont(bytes: Self.bank(lowBytes: [UInt8](repeating: 0x80, count: 500)))
+        #expect(plain.sampleData.count == 1046 && refined.sampleData.count == 1046)
+        for k in [0, 1, 25, 75, 999] {
+            let s16 = Int((0.5 * 32767 * sin(2 * Double.pi * Double(k) / 100)).rounded())
+            #expect(plain.sampleData[k] == Float(s16) / 32768)
+            #expect(refined.sampleData[k] == Float(s16 * 256 + 0x80) / 8_388_608)
+            #expect(ignored.sampleData[k] == plain.sampleData[k])
+        }
     }
 }
