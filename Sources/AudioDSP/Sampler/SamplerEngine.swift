@@ -48,6 +48,10 @@ public final class SamplerEngine {
     private let maximumFilterCents: Double
     /// sin and cos of 2π·f/rate for the cutoffs 1500...13500 cents, one row per cent.
     private let filterSinCos: UnsafeMutablePointer<Double>
+    /// One control interval of one voice's samples, between the voice's passes.
+    private let voiceBuffer: UnsafeMutablePointer<Float>
+    /// Catmull-Rom coefficients for 256 fractional positions, four per row (FluidSynth's interp_coeff table).
+    private let interpolation: UnsafeMutablePointer<Float>
 
     /// An engine rendering at `sampleRate` with room for `maximumVoices` voices (at least 1).
     public init(sampleRate: Double, maximumVoices: Int = 64) {
@@ -71,6 +75,16 @@ public final class SamplerEngine {
         keyPressure.initialize(repeating: 0, count: 16 * 128)
         maximumFilterCents = SamplerMath.hzToCents(0.45 * self.sampleRate)
         filterSinCos = .allocate(capacity: 2 * 12001)
+        voiceBuffer = .allocate(capacity: SamplerVoice.controlInterval)
+        voiceBuffer.initialize(repeating: 0, count: SamplerVoice.controlInterval)
+        interpolation = .allocate(capacity: 4 * 256)
+        for row in 0 ..< 256 {
+            let x = Double(row) / 256
+            interpolation[4 * row] = Float(x * (-0.5 + x * (1 - 0.5 * x)))
+            interpolation[4 * row + 1] = Float(1 + x * x * (1.5 * x - 2.5))
+            interpolation[4 * row + 2] = Float(x * (0.5 + x * (2 - 1.5 * x)))
+            interpolation[4 * row + 3] = Float(0.5 * x * x * (x - 1))
+        }
         for row in 0 ... 12000 {
             let omega = 2 * Double.pi * SamplerMath.centsToHz(Double(1500 + row)) / self.sampleRate
             filterSinCos[2 * row] = sin(omega)
@@ -88,6 +102,8 @@ public final class SamplerEngine {
         controllers.deallocate()
         keyPressure.deallocate()
         filterSinCos.deallocate()
+        voiceBuffer.deallocate()
+        interpolation.deallocate()
     }
 
     /// Plays `soundFont` from now on (nil: silence). Stops every voice and resolves each channel's program again.
@@ -184,7 +200,7 @@ public final class SamplerEngine {
                     if voices[v].state == .free { break }
                 }
                 let n = min(voices[v].blockRemaining, frameCount - done)
-                voices[v].render(frames: n, data: data, left: left + done, right: right + done)
+                voices[v].render(frames: n, data: data, coefficients: interpolation, buffer: voiceBuffer, left: left + done, right: right + done)
                 voices[v].blockRemaining -= n
                 done += n
             }

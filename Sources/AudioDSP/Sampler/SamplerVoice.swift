@@ -155,27 +155,24 @@ struct SamplerVoice {
         blockRemaining = n
     }
 
-    /// Adds `frames` samples of the voice to `left` and `right` (frames ≤ blockRemaining). Frees the voice when a
-    /// non-looping sample runs out.
+    /// Adds `frames` samples of the voice to `left` and `right` (frames ≤ blockRemaining ≤ controlInterval), using
+    /// `buffer` (controlInterval floats) as scratch. Frees the voice when a non-looping sample runs out. Three
+    /// passes, as FluidSynth does: interpolate into the buffer, filter and scale it, then mix it in with the pan.
     @_noLocks @_noAllocation
-    mutating func render(frames: Int, data: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
+    mutating func render(frames: Int, data: UnsafePointer<Float>, coefficients: UnsafePointer<Float>, buffer: UnsafeMutablePointer<Float>,
+                         left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) {
         let looping = isLooping && loopEnd - loopStart >= 2
         let loopLength = Double(loopEnd - loopStart)
         let loopEndD = Double(loopEnd), endD = Double(end)
         var pos = position
         let inc = increment
-        var amp = amplitude
-        let ampInc = amplitudeIncrement
-        var h1 = hist1, h2 = hist2
-        let cb02 = b02, cb1 = b1, ca1 = a1, ca2 = a2
-        let pl = panLeft, pr = panRight
         // Safe range for the four-point neighbourhood without wrapping or clamping.
         let safeLow = start + 1
         let safeHigh = (looping ? loopEnd : end) - 3
-        var k = 0
-        while k < frames {
+        var count = 0
+        while count < frames {
             let i = Int(pos)
-            let f = Float(pos - Double(i))
+            let row = Int((pos - Double(i)) * 256) &* 4
             let xm1: Float, x0: Float, x1: Float, x2: Float
             if i >= safeLow && i <= safeHigh {
                 xm1 = data[i - 1]; x0 = data[i]; x1 = data[i + 1]; x2 = data[i + 2]
@@ -183,20 +180,9 @@ struct SamplerVoice {
                 xm1 = fetch(i - 1, data, looping); x0 = fetch(i, data, looping)
                 x1 = fetch(i + 1, data, looping); x2 = fetch(i + 2, data, looping)
             }
-            // Catmull-Rom cubic, FluidSynth's 4th-order interpolation coefficients.
-            let c0 = f * (-0.5 + f * (1 - 0.5 * f))
-            let c1 = 1 + f * f * (1.5 * f - 2.5)
-            let c2 = f * (0.5 + f * (2 - 1.5 * f))
-            let c3 = 0.5 * f * f * (f - 1)
-            let s = c0 * xm1 + c1 * x0 + c2 * x1 + c3 * x2
-            let centre = s - ca1 * h1 - ca2 * h2
-            let y = cb02 * (centre + h2) + cb1 * h1
-            h2 = h1
-            h1 = centre
-            amp += ampInc
-            let out = y * amp
-            left[k] += out * pl
-            right[k] += out * pr
+            // Catmull-Rom cubic with FluidSynth's coefficient table (256 fractional steps).
+            buffer[count] = coefficients[row] * xm1 + coefficients[row + 1] * x0 + coefficients[row + 2] * x1 + coefficients[row + 3] * x2
+            count += 1
             pos += inc
             if looping {
                 if pos >= loopEndD {
@@ -207,14 +193,32 @@ struct SamplerVoice {
                 state = .free
                 break
             }
-            k += 1
+        }
+        position = pos
+
+        var h1 = hist1, h2 = hist2
+        let cb02 = b02, cb1 = b1, ca1 = a1, ca2 = a2
+        var amp = amplitude
+        let ampInc = amplitudeIncrement
+        for k in 0 ..< count {
+            let centre = buffer[k] - ca1 * h1 - ca2 * h2
+            let y = cb02 * (centre + h2) + cb1 * h1
+            h2 = h1
+            h1 = centre
+            amp += ampInc
+            buffer[k] = y * amp
         }
         if abs(h1) < 1e-20 { h1 = 0 }
         if abs(h2) < 1e-20 { h2 = 0 }
-        position = pos
-        amplitude = amp
         hist1 = h1
         hist2 = h2
+        amplitude = amp
+
+        let pl = panLeft, pr = panRight
+        for k in 0 ..< count {
+            left[k] += buffer[k] * pl
+            right[k] += buffer[k] * pr
+        }
     }
 
     /// A sample point with the loop wrapped and the sample's ends clamped.
