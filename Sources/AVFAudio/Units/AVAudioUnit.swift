@@ -29,6 +29,11 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
         case kAudioUnitType_Effect, kAudioUnitType_MusicEffect: AVAudioUnitEffect(description: audioComponentDescription, unit: unit)
         case kAudioUnitType_Generator: AVAudioUnitGenerator(description: audioComponentDescription, unit: unit)
         case kAudioUnitType_FormatConverter: AVAudioUnitTimeEffect(description: audioComponentDescription, unit: unit)
+        case kAudioUnitType_MusicDevice:
+            audioComponentDescription.componentSubType == kAudioUnitSubType_Sampler
+                && audioComponentDescription.componentManufacturer == kAudioUnitManufacturer_Apple
+                ? AVAudioUnitSampler(description: audioComponentDescription, unit: unit)
+                : AVAudioUnitMIDIInstrument(description: audioComponentDescription, unit: unit)
         default: AVAudioUnit(description: audioComponentDescription, unit: unit)
         }
         completionHandler(node, nil)

@@ -32,6 +32,14 @@ public final class SamplerEngine {
     public private(set) var soundFont: SoundFont?
     /// A gain applied to the mix (1 renders voices at the SoundFont's own level, like `fluidsynth -g 1`).
     public var masterGain: Float = 1
+    /// A tuning offset of every voice in cents (AUSampler's coarse and fine tuning, the GM synths' tuning); a change
+    /// retunes the sounding voices at once. Safe on the render thread.
+    public var tuningCents: Float = 0 {
+        didSet {
+            guard tuningCents != oldValue else { return }
+            for c in 0 ..< 16 { updateVoices(channel: c) }
+        }
+    }
 
     static let fadeSpares = 16
     private let poolSize: Int
@@ -540,7 +548,7 @@ public final class SamplerEngine {
         // Scale tuning is not real-time: its generator value alone (the root key keeps its pitch).
         let scale = Double(gens[SoundFontGenerator.scaleTuning])
         let rootKey = Double(voice.rootKey)
-        voice.pitch = scale * (Double(voice.effectiveKey) - rootKey) + rootKey * 100 + 100 * g[51] + g[52]
+        voice.pitch = scale * (Double(voice.effectiveKey) - rootKey) + rootKey * 100 + 100 * g[51] + g[52] + Double(tuningCents)
         voice.filterFc = min(max(g[8], 1500), 13500)
         voice.filterQ = SamplerMath.filterQ(min(max(g[9], 0), 960))
         voice.filterGain = 1 / voice.filterQ.squareRoot()

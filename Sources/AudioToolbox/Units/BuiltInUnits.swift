@@ -91,6 +91,12 @@ enum BuiltInUnits {
                                 version: 0x0001_0000, maker: .builtIn { AUScheduledSoundPlayer(component: $0) }),
             AudioComponentEntry(description: AUAudioFilePlayer.filePlayerDescription, name: "Apple: AUAudioFilePlayer",
                                 version: 0x0001_0000, maker: .builtIn { AUAudioFilePlayer(component: $0) }),
+            AudioComponentEntry(description: AUSampler.description, name: "Apple: AUSampler",
+                                version: 0x0001_0000, maker: .builtIn { AUSampler(component: $0) }),
+            AudioComponentEntry(description: AUGeneralMIDISynth.description(kAudioUnitSubType_DLSSynth), name: "Apple: DLSMusicDevice",
+                                version: 0x0001_0000, maker: .builtIn { AUGeneralMIDISynth(component: $0) }),
+            AudioComponentEntry(description: AUGeneralMIDISynth.description(kAudioUnitSubType_MIDISynth), name: "Apple: AUMIDISynth",
+                                version: 0x0001_0000, maker: .builtIn { AUGeneralMIDISynth(component: $0) }),
         ]
     }
 }
