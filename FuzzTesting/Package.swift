@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // libFuzzer targets for the parsers of hostile input: one per container (MP3 with its ID3 tags, native FLAC, MP4/M4A), AudioFileStream, ExtAudioFile
-// reading with a client format (converter and resampler), afinfo's report, and the RTP-MIDI packet parser.
+// reading with a client format (converter and resampler), afinfo's report, the RTP-MIDI packet parser and the SoundFont parser.
 // Run: FuzzTesting/run.sh [seconds-per-target]
 import PackageDescription
 
@@ -21,6 +21,8 @@ let package = Package(
         .executableTarget(name: "FuzzExtAudioFile", dependencies: exercises, swiftSettings: fuzzer),
         .executableTarget(name: "FuzzAFInfo", dependencies: exercises, swiftSettings: fuzzer),
         // RTP-MIDI / AppleMIDI packets (network MIDI); seeds in Corpus/rtpmidi.
+        // SoundFont 2 banks (the sampler's parser and engine); seeds in Corpus/soundfont.
+        .executableTarget(name: "FuzzSoundFont", dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")], swiftSettings: fuzzer),
         .executableTarget(name: "FuzzRTPMIDI", dependencies: [.product(name: "CoreMIDI", package: "OpenCoreAudio")], swiftSettings: fuzzer),
     ]
 )

@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
 seeds=$(mktemp -d)
@@ -34,7 +34,9 @@ for target in "${targets[@]}"; do
     echo "== $target"
     work=$(mktemp -d)
     kept=Corpus/minimized
-    if [ "$target" = FuzzRTPMIDI ]; then kept=Corpus/rtpmidi; else cp "$seeds"/* Corpus/regressions/* "$work"/ 2>/dev/null || true; fi
+    if [ "$target" = FuzzRTPMIDI ]; then kept=Corpus/rtpmidi
+    elif [ "$target" = FuzzSoundFont ]; then kept=Corpus/soundfont; python3 make-soundfont-seed.py "$work/seed-generated.sf2"
+    else cp "$seeds"/* Corpus/regressions/* "$work"/ 2>/dev/null || true; fi
     cp "$kept"/* "$work"/ 2>/dev/null || true
     # libFuzzer separates its status fields with tabs or spaces: match either.
     SWIFT_BACKTRACE=enable=no .build/debug/$target "$work" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
