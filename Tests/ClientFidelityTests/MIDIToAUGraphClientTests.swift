@@ -44,7 +44,7 @@ final class ReadCounter: @unchecked Sendable {
     static let timGM = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 
     /// The book's setupAUGraph with the output swapped for a generic output.
-    static func setupAUGraph(_ player: inout MyMIDIPlayer, instrumentSubType: OSType) throws {
+    static func setupAUGraph(_ player: inout MyMIDIPlayer, instrumentSubType: OSType, configure: (AudioUnit) throws -> Void) throws {
         var graph: AUGraph?
         try #require(NewAUGraph(&graph) == noErr)
         player.graph = graph
@@ -59,6 +59,8 @@ final class ReadCounter: @unchecked Sendable {
         try #require(AUGraphOpen(graph!) == noErr)
         try #require(AUGraphNodeInfo(graph!, instrumentNode, nil, &player.instrumentUnit) == noErr)
         try #require(AUGraphConnectNodeInput(graph!, instrumentNode, 0, outputNode, 0) == noErr)
+        // Instrument settings that belong before initialization (a sound bank) go here.
+        try configure(player.instrumentUnit!)
         try #require(AUGraphInitialize(graph!) == noErr)
     }
 
@@ -88,9 +90,8 @@ final class ReadCounter: @unchecked Sendable {
         let player = UnsafeMutablePointer<MyMIDIPlayer>.allocate(capacity: 1)
         player.initialize(to: MyMIDIPlayer())
         defer { player.deallocate() }
-        try setupAUGraph(&player.pointee, instrumentSubType: instrumentSubType)
+        try setupAUGraph(&player.pointee, instrumentSubType: instrumentSubType, configure: configure)
         defer { DisposeAUGraph(player.pointee.graph!) }
-        try configure(player.pointee.instrumentUnit!)
         let (client, port) = try setupMIDI(player)
         defer { MIDIPortDispose(port); MIDIClientDispose(client) }
 
@@ -145,9 +146,13 @@ final class ReadCounter: @unchecked Sendable {
 
     @Test func chapter11DLSSynthPlaysTheKeyboard() throws {
         try #require(FileManager.default.fileExists(atPath: Self.timGM), "timgm6mb-soundfont is required")
-        // Our DLSSynth plays the installed General MIDI bank (Debian's default-GM.sf2); the small one keeps the test quick.
-        setenv("OCA_DEFAULT_SOUNDBANK", Self.timGM, 1)
-        let x = try Self.play(instrumentSubType: kAudioUnitSubType_DLSSynth) { _ in }
+        // The bank set before the graph initializes (Debian's small General MIDI bank keeps the test quick).
+        let x = try Self.play(instrumentSubType: kAudioUnitSubType_DLSSynth) { unit in
+            var url: Unmanaged<CFURL>? = Unmanaged.passRetained(NSURL(fileURLWithPath: Self.timGM))
+            defer { url?.release() }
+            try #require(AudioUnitSetProperty(unit, kMusicDeviceProperty_SoundBankURL, kAudioUnitScope_Global, 0, &url,
+                                              UInt32(MemoryLayout<CFURL?>.size)) == noErr)
+        }
         let level = (x[4410..<22050].map { Double($0 * $0) }.reduce(0, +) / 17640).squareRoot()
         #expect(level > 0.001, "the piano sounds")
         let f = Self.frequency(x[4410..<8820])
