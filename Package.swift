@@ -50,6 +50,8 @@ let package = Package(
         // libopus: the Opus codec, both ways.
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         // libespeak-ng: the speech synthesizer behind AUSpeechSynthesis and the Speech Synthesis Manager calls.
+        // libjack (jackd2): CoreMIDI's JACK MIDI backend, with the real-time half of the bridge in its shim header.
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // libavcodec (FFmpeg): AAC, in the AudioToolboxAAC product only, so the core links no FFmpeg.
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
@@ -78,9 +80,10 @@ let package = Package(
         // overlay (as AudioToolbox is CAudioToolbox's) and implements the API on AUSpatialMixer.
         .target(name: "COpenAL"),
         // Core MIDI's C declarations (MIDIServices.h, MIDIMessages.h) as a Clang module named CoreMIDI; the Swift
-        // target CoreMIDI is its overlay and implements the API in process (virtual endpoints, no hardware yet).
+        // target CoreMIDI is its overlay and implements the API in process (virtual endpoints; JACK MIDI and ALSA
+        // sequencer ports as devices when a server or sequencer is there).
         .target(name: "CCoreMIDI", dependencies: ["CCoreAudioTypes"]),
-        .target(name: "CoreMIDI", dependencies: ["CoreAudio", "CoreAudioTypes", "CCoreMIDI"],
+        .target(name: "CoreMIDI", dependencies: ["CoreAudio", "CoreAudioTypes", "CCoreMIDI", "CJack", "CALSA"],
                 swiftSettings: [.unsafeFlags(["-import-underlying-module"])]),
         .target(name: "OpenAL", dependencies: ["AudioToolbox", "COpenAL"],
                 swiftSettings: [.unsafeFlags(["-import-underlying-module"])]),

@@ -1,8 +1,9 @@
 // The CoreMIDI module: Core MIDI's C API (MIDIServices.h and MIDIMessages.h, declared in the C target
 // CCoreMIDI as the Clang module CoreMIDI; this Swift module is its overlay and implements the functions),
 // in process: clients, ports, virtual sources and destinations, MIDI 1.0 packet lists and UMP event
-// lists with conversion between them, and network sessions (RTP-MIDI). Devices and entities are empty lists: no
-// ALSA/JACK bridging yet.
+// lists with conversion between them, and network sessions (RTP-MIDI, Network/). Devices come from backends (Drivers/MIDIBackends): JACK MIDI when a
+// JACK server is reachable (JACK/JACKMIDIBackend: other clients' ports as devices, our virtual endpoints as
+// JACK ports; found lazily through JACK_DEFAULT_SERVER, never started); without one the lists are empty.
 //
 // Threading: every call may come from any thread; the object table sits behind one process-wide lock,
 // never held while a client's callback runs. Incoming MIDI (read procs and blocks, receive blocks) is

@@ -1,9 +1,9 @@
 import Foundation
 
-/// One Core MIDI object behind a handle: a client, a port or a virtual endpoint. Mutated only under
-/// MIDIServer's lock.
+/// One Core MIDI object behind a handle: a client, a port, an endpoint (virtual, or a driver's under an
+/// entity of a device). Mutated only under MIDIServer's lock.
 final class MIDIObject: @unchecked Sendable {
-    enum Kind { case client, inputPort, outputPort, source, destination }
+    enum Kind { case client, inputPort, outputPort, source, destination, device, entity }
 
     let ref: MIDIObjectRef
     let kind: Kind
@@ -24,6 +24,8 @@ final class MIDIObject: @unchecked Sendable {
     var byteParser = MIDIByteParser()
     /// An input port's connected sources, with the refCon passed to MIDIPortConnectSource.
     var connections: [MIDIEndpointRef: UnsafeMutableRawPointer?] = [:]
+    /// The backend behind a device's endpoint (JACK, ALSA sequencer); nil for virtual endpoints.
+    var driver: (any MIDIEndpointDriver)?
 
     /// A new object with its handle and owning client (0 for a client).
     init(ref: MIDIObjectRef, kind: Kind, owner: MIDIObjectRef) {
@@ -36,6 +38,8 @@ final class MIDIObject: @unchecked Sendable {
         switch kind {
         case .source: return .source
         case .destination: return .destination
+        case .device: return .device
+        case .entity: return .entity
         default: return .other
         }
     }

@@ -11,6 +11,8 @@ final class MIDIServer: @unchecked Sendable {
     /// Sources and destinations in creation order (MIDIGetSource/MIDIGetDestination index them).
     private var sources: [MIDIEndpointRef] = []
     private var destinations: [MIDIEndpointRef] = []
+    /// Devices (of the JACK and ALSA sequencer backends) in creation order.
+    private var devices: [MIDIDeviceRef] = []
     /// Apple delivers on a high-priority thread of its own; so does this module.
     let scheduler = MIDIScheduler()
 
@@ -21,21 +23,30 @@ final class MIDIServer: @unchecked Sendable {
         return try body()
     }
 
-    /// Creates and registers an object (endpoints get a fresh unique ID); the caller holds no lock.
-    func create(_ kind: MIDIObject.Kind, owner: MIDIObjectRef, name: String, configure: (MIDIObject) -> Void = { _ in }) -> MIDIObjectRef {
+    /// Creates and registers an object with a fresh unique ID (a driver's objects ask for `uniqueID`, derived from
+    /// what they stand for, so that it stays the same across runs: the next free one after it if taken); the
+    /// caller holds no lock.
+    func create(_ kind: MIDIObject.Kind, owner: MIDIObjectRef, name: String, uniqueID: MIDIUniqueID? = nil,
+                configure: (MIDIObject) -> Void = { _ in }) -> MIDIObjectRef {
         locked {
             nextRef += 1
             let object = MIDIObject(ref: nextRef, kind: kind, owner: owner)
             object.strings["name"] = name
             configure(object)
             var id: MIDIUniqueID
-            repeat { id = MIDIUniqueID.random(in: 1...Int32.max) * (Bool.random() ? 1 : -1) } while usedIDs.contains(id)
+            if var wanted = uniqueID {
+                while wanted == kMIDIInvalidUniqueID || usedIDs.contains(wanted) { wanted &+= 1 }
+                id = wanted
+            } else {
+                repeat { id = MIDIUniqueID.random(in: 1...Int32.max) * (Bool.random() ? 1 : -1) } while usedIDs.contains(id)
+            }
             usedIDs.insert(id)
             object.integers["uniqueID"] = id
             objects[object.ref] = object
             if kind == .source { sources.append(object.ref) }
             if kind == .destination { destinations.append(object.ref) }
-            if object.isEndpoint { notifyClients(added: true, object) }
+            if kind == .device { devices.append(object.ref) }
+            if object.isEndpoint || kind == .device || kind == .entity { notifyClients(added: true, object) }
             return object.ref
         }
     }
@@ -49,14 +60,36 @@ final class MIDIServer: @unchecked Sendable {
 
     /// Removes an object and everything that refers to it (caller holds the lock).
     func remove(_ ref: MIDIObjectRef) {
-        guard let o = objects.removeValue(forKey: ref) else { return }
-        if o.isEndpoint { notifyClients(added: false, o) }
+        guard let o = objects[ref] else { return }
+        // A client goes before its ports and endpoints (it hears nothing of their removal); a device's
+        // entities and an entity's endpoints go before their parent (their notifications name it).
+        if o.kind == .client { objects[ref] = nil }
+        if o.kind == .client || o.kind == .device || o.kind == .entity {
+            for child in objects.values where child.owner == ref { remove(child.ref) }
+        }
+        objects[ref] = nil
+        if o.isEndpoint || o.kind == .device || o.kind == .entity { notifyClients(added: false, o) }
+        if o.isEndpoint && o.driver == nil { MIDIBackends.virtualEndpointRemoved(ref) }
         if let id = o.integers["uniqueID"] { usedIDs.remove(id) }
         sources.removeAll { $0 == ref }
         destinations.removeAll { $0 == ref }
+        devices.removeAll { $0 == ref }
         for other in objects.values where other.kind == .inputPort { other.connections[ref] = nil }
-        if o.kind == .client {
-            for child in objects.values where child.owner == ref { remove(child.ref) }
+    }
+
+    /// The children of a device (its entities) or an entity (its endpoints of `kind`), in creation order.
+    func children(of ref: MIDIObjectRef, _ kind: MIDIObject.Kind) -> [MIDIObjectRef] {
+        locked { objects.values.filter { $0.owner == ref && $0.kind == kind }.map(\.ref).sorted() }
+    }
+
+    /// Devices, in creation order.
+    func allDevices() -> [MIDIDeviceRef] { locked { devices } }
+
+    /// The virtual endpoints (no driver), oldest first: what a backend publishes when it connects.
+    func virtualEndpoints() -> [(ref: MIDIEndpointRef, kind: MIDIObject.Kind, name: String)] {
+        locked {
+            objects.values.filter { $0.isEndpoint && $0.driver == nil }.sorted { $0.ref < $1.ref }
+                .map { ($0.ref, $0.kind, $0.strings["name"] ?? "") }
         }
     }
 
@@ -94,13 +127,16 @@ final class MIDIServer: @unchecked Sendable {
     /// changed, as Apple's server does (on the MIDI thread; caller holds the lock).
     private func notifyClients(added: Bool, _ object: MIDIObject) {
         let ref = object.ref, type = object.objectType
+        // A device's entity and an entity's endpoint name their parent; virtual endpoints and devices have none.
+        let parent = objects[object.owner].flatMap { $0.kind == .device || $0.kind == .entity ? $0 : nil }
+        let parentRef = parent?.ref ?? 0, parentType = parent?.objectType ?? .other
         for client in objects.values where client.kind == .client && (client.notifyProc != nil || client.notifyBlock != nil) {
             let proc = client.notifyProc
             nonisolated(unsafe) let block = client.notifyBlock, refCon = client.refCon
             scheduler.schedule(at: 0) {
                 var change = MIDIObjectAddRemoveNotification(messageID: added ? .msgObjectAdded : .msgObjectRemoved,
                                                              messageSize: UInt32(MemoryLayout<MIDIObjectAddRemoveNotification>.size),
-                                                             parent: 0, parentType: .other, child: ref, childType: type)
+                                                             parent: parentRef, parentType: parentType, child: ref, childType: type)
                 var setup = MIDINotification(messageID: .msgSetupChanged, messageSize: UInt32(MemoryLayout<MIDINotification>.size))
                 withUnsafePointer(to: &change) { p in
                     p.withMemoryRebound(to: MIDINotification.self, capacity: 1) { proc?($0, refCon); block?($0) }

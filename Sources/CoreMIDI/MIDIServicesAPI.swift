@@ -6,18 +6,21 @@ private func make(_ kind: MIDIObject.Kind, _ client: MIDIClientRef, _ name: CFSt
     let s = MIDIServer.shared
     guard s.locked({ s.object(client, [.client]) }) != nil else { return kMIDIInvalidClient }
     out.pointee = s.create(kind, owner: client, name: name as String, configure: configure)
+    if kind == .source || kind == .destination { MIDIBackends.virtualEndpointCreated(out.pointee) }
     return noErr
 }
 
 /// Creates a client; `notifyProc` hears of setup changes.
 @discardableResult public func MIDIClientCreate(_ name: CFString, _ notifyProc: MIDINotifyProc?, _ notifyRefCon: UnsafeMutableRawPointer?,
                              _ outClient: UnsafeMutablePointer<MIDIClientRef>) -> OSStatus {
+    MIDIBackends.update()
     outClient.pointee = MIDIServer.shared.create(.client, owner: 0, name: name as String) { $0.notifyProc = notifyProc; $0.refCon = notifyRefCon }
     return noErr
 }
 
 /// Creates a client whose block hears of setup changes.
 @discardableResult public func MIDIClientCreateWithBlock(_ name: CFString, _ outClient: UnsafeMutablePointer<MIDIClientRef>, _ notifyBlock: MIDINotifyBlock?) -> OSStatus {
+    MIDIBackends.update()
     outClient.pointee = MIDIServer.shared.create(.client, owner: 0, name: name as String) { $0.notifyBlock = notifyBlock }
     return noErr
 }
@@ -68,13 +71,16 @@ private func make(_ kind: MIDIObject.Kind, _ client: MIDIClientRef, _ name: CFSt
 /// Connects a source to an input port; `connRefCon` comes back with each delivery from it.
 @discardableResult public func MIDIPortConnectSource(_ port: MIDIPortRef, _ source: MIDIEndpointRef, _ connRefCon: UnsafeMutableRawPointer?) -> OSStatus {
     let s = MIDIServer.shared
-    return s.locked {
-        guard let p = s.object(port, [.inputPort]) else { return kMIDIInvalidPort }
-        guard let src = s.object(source), src.isEndpoint else { return kMIDIUnknownEndpoint }
-        guard src.kind == .source else { return kMIDIWrongEndpointType }
+    let (status, src): (OSStatus, MIDIObject?) = s.locked {
+        guard let p = s.object(port, [.inputPort]) else { return (kMIDIInvalidPort, nil) }
+        guard let src = s.object(source), src.isEndpoint else { return (kMIDIUnknownEndpoint, nil) }
+        guard src.kind == .source else { return (kMIDIWrongEndpointType, nil) }
         p.connections[source] = .some(connRefCon)
-        return noErr
+        return (noErr, src)
     }
+    // A device's source: its backend makes sure its events come in.
+    if let src, let driver = src.driver { driver.listen(to: src) }
+    return status
 }
 
 /// Disconnects a source from an input port.
@@ -127,25 +133,40 @@ private func make(_ kind: MIDIObject.Kind, _ client: MIDIClientRef, _ name: CFSt
     }
 }
 
-/// Number of devices: none yet (no hardware bridging).
-@discardableResult public func MIDIGetNumberOfDevices() -> Int { 0 }
-/// A device by index: none yet (0).
-@discardableResult public func MIDIGetDevice(_ deviceIndex0: Int) -> MIDIDeviceRef { 0 }
+/// Number of devices (JACK clients and ALSA sequencer clients with MIDI ports, when a backend is connected).
+@discardableResult public func MIDIGetNumberOfDevices() -> Int {
+    MIDIBackends.update()
+    return MIDIServer.shared.allDevices().count
+}
+/// A device by index, 0 if out of range.
+@discardableResult public func MIDIGetDevice(_ deviceIndex0: Int) -> MIDIDeviceRef {
+    MIDIBackends.update()
+    let all = MIDIServer.shared.allDevices()
+    return all.indices.contains(deviceIndex0) ? all[deviceIndex0] : 0
+}
 /// Number of external devices: none.
 @discardableResult public func MIDIGetNumberOfExternalDevices() -> Int { 0 }
 /// An external device by index: none (0).
 @discardableResult public func MIDIGetExternalDevice(_ deviceIndex0: Int) -> MIDIDeviceRef { 0 }
-/// Number of sources (virtual ones, private ones left out).
-@discardableResult public func MIDIGetNumberOfSources() -> Int { MIDIServer.shared.endpoints(.source).count }
+/// Number of sources (devices' and virtual ones, private ones left out).
+@discardableResult public func MIDIGetNumberOfSources() -> Int {
+    MIDIBackends.update()
+    return MIDIServer.shared.endpoints(.source).count
+}
 /// A source by index, 0 if out of range.
 @discardableResult public func MIDIGetSource(_ sourceIndex0: Int) -> MIDIEndpointRef {
+    MIDIBackends.update()
     let all = MIDIServer.shared.endpoints(.source)
     return all.indices.contains(sourceIndex0) ? all[sourceIndex0] : 0
 }
-/// Number of destinations (virtual ones, private ones left out).
-@discardableResult public func MIDIGetNumberOfDestinations() -> Int { MIDIServer.shared.endpoints(.destination).count }
+/// Number of destinations (devices' and virtual ones, private ones left out).
+@discardableResult public func MIDIGetNumberOfDestinations() -> Int {
+    MIDIBackends.update()
+    return MIDIServer.shared.endpoints(.destination).count
+}
 /// A destination by index, 0 if out of range.
 @discardableResult public func MIDIGetDestination(_ destIndex0: Int) -> MIDIEndpointRef {
+    MIDIBackends.update()
     let all = MIDIServer.shared.endpoints(.destination)
     return all.indices.contains(destIndex0) ? all[destIndex0] : 0
 }
@@ -164,6 +185,7 @@ private func sendTarget(_ port: MIDIPortRef, _ dest: MIDIEndpointRef) -> (OSStat
 /// Sends a packet list to a destination through an output port.
 @discardableResult public func MIDISend(_ port: MIDIPortRef, _ dest: MIDIEndpointRef, _ pktlist: UnsafePointer<MIDIPacketList>) -> OSStatus {
     let (status, d) = sendTarget(port, dest)
+    if let d, let driver = d.driver { driver.send(MIDIMessageBatch(pktlist), to: d) }
     if let d, d.receives { MIDIServer.shared.deliver(MIDIMessageBatch(pktlist), to: d, connRefCon: nil) }
     return status
 }
@@ -171,6 +193,7 @@ private func sendTarget(_ port: MIDIPortRef, _ dest: MIDIEndpointRef) -> (OSStat
 /// Sends an event list to a destination through an output port.
 @discardableResult public func MIDISendEventList(_ port: MIDIPortRef, _ dest: MIDIEndpointRef, _ evtlist: UnsafePointer<MIDIEventList>) -> OSStatus {
     let (status, d) = sendTarget(port, dest)
+    if let d, let driver = d.driver { driver.send(MIDIMessageBatch(evtlist), to: d) }
     if let d, d.receives { MIDIServer.shared.deliver(MIDIMessageBatch(evtlist), to: d, connRefCon: nil) }
     return status
 }
@@ -182,9 +205,11 @@ private func received(_ src: MIDIEndpointRef, _ batch: () -> MIDIMessageBatch) -
     guard let kind else { return kMIDIUnknownEndpoint }
     guard kind == .source else { return kMIDIWrongEndpointType }
     let receivers = s.receivers(ofSource: src)
-    guard !receivers.isEmpty else { return noErr }
+    let published = MIDIBackends.publishes(src)
+    guard !receivers.isEmpty || published else { return noErr }
     let b = batch()
     for (port, conn) in receivers { s.deliver(b, to: port, connRefCon: conn) }
+    if published { MIDIBackends.sourceSent(src, b) }
     return noErr
 }
 
@@ -206,8 +231,11 @@ private func received(_ src: MIDIEndpointRef, _ batch: () -> MIDIMessageBatch) -
     return noErr
 }
 
-/// Restarts MIDI drivers: there are none in process, so nothing to do.
-@discardableResult public func MIDIRestart() -> OSStatus { noErr }
+/// Restarts MIDI drivers: the backends look for their servers again (a changed JACK_DEFAULT_SERVER is followed).
+@discardableResult public func MIDIRestart() -> OSStatus {
+    MIDIBackends.update()
+    return noErr
+}
 
 /// Sends a SysEx to a destination asynchronously: delivered as one packet, then `complete` is set,
 /// `bytesToSend` reaches 0 and the completion proc is called (on the MIDI thread).
@@ -218,10 +246,9 @@ private func received(_ src: MIDIEndpointRef, _ batch: () -> MIDIMessageBatch) -
     guard d.kind == .destination else { return kMIDIWrongEndpointType }
     let count = Int(request.pointee.bytesToSend)
     let bytes = [UInt8](UnsafeBufferPointer(start: request.pointee.data, count: count))
-    if d.receives {
-        let batch = MIDIMessageBatch(packets: [MIDIMessageBatch.Packet(time: 0, bytes: bytes, protocolID: ._1_0)])
-        s.deliver(batch, to: d, connRefCon: nil)
-    }
+    let batch = MIDIMessageBatch(packets: [MIDIMessageBatch.Packet(time: 0, bytes: bytes, protocolID: ._1_0)])
+    if let driver = d.driver { driver.send(batch, to: d) }
+    if d.receives { s.deliver(batch, to: d, connRefCon: nil) }
     nonisolated(unsafe) let r = request
     s.scheduler.schedule(at: 0) {
         r.pointee.bytesToSend = 0
