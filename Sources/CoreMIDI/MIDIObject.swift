@@ -3,7 +3,7 @@ import Foundation
 /// One Core MIDI object behind a handle: a client, a port, an endpoint (virtual, or a driver's under an
 /// entity of a device). Mutated only under MIDIServer's lock.
 final class MIDIObject: @unchecked Sendable {
-    enum Kind { case client, inputPort, outputPort, source, destination, device, entity }
+    enum Kind { case client, inputPort, outputPort, source, destination, device, entity, thruConnection }
 
     let ref: MIDIObjectRef
     let kind: Kind
@@ -26,6 +26,8 @@ final class MIDIObject: @unchecked Sendable {
     var connections: [MIDIEndpointRef: UnsafeMutableRawPointer?] = [:]
     /// The backend behind a device's endpoint (JACK, ALSA sequencer); nil for virtual endpoints.
     var driver: (any MIDIEndpointDriver)?
+    /// A thru connection's parameters and transform (it listens to its sources as an input port does).
+    var thru: MIDIThruConnection?
 
     /// A new object with its handle and owning client (0 for a client).
     init(ref: MIDIObjectRef, kind: Kind, owner: MIDIObjectRef) {

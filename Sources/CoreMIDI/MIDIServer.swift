@@ -74,12 +74,17 @@ final class MIDIServer: @unchecked Sendable {
         sources.removeAll { $0 == ref }
         destinations.removeAll { $0 == ref }
         devices.removeAll { $0 == ref }
-        for other in objects.values where other.kind == .inputPort { other.connections[ref] = nil }
+        for other in objects.values where other.kind == .inputPort || other.kind == .thruConnection { other.connections[ref] = nil }
     }
 
     /// The children of a device (its entities) or an entity (its endpoints of `kind`), in creation order.
     func children(of ref: MIDIObjectRef, _ kind: MIDIObject.Kind) -> [MIDIObjectRef] {
         locked { objects.values.filter { $0.owner == ref && $0.kind == kind }.map(\.ref).sorted() }
+    }
+
+    /// The thru connections created with persistent owner ID `owner`, oldest first.
+    func thruConnections(ownedBy owner: String) -> [MIDIThruConnectionRef] {
+        locked { objects.values.filter { $0.kind == .thruConnection && $0.thru?.ownerID == owner }.map(\.ref).sorted() }
     }
 
     /// Devices, in creation order.
@@ -118,7 +123,7 @@ final class MIDIServer: @unchecked Sendable {
     /// The receivers of what a source sends: every input port connected to it, with its refCon.
     func receivers(ofSource source: MIDIEndpointRef) -> [(MIDIObject, UnsafeMutableRawPointer?)] {
         locked {
-            objects.values.filter { $0.kind == .inputPort }.sorted { $0.ref < $1.ref }
+            objects.values.filter { $0.kind == .inputPort || $0.kind == .thruConnection }.sorted { $0.ref < $1.ref }
                 .compactMap { port in port.connections[source].map { (port, $0) } }
         }
     }
@@ -143,6 +148,19 @@ final class MIDIServer: @unchecked Sendable {
                 }
                 proc?(&setup, refCon)
                 block?(&setup)
+            }
+        }
+    }
+
+    /// Tells every client with a notify proc or block a bare `messageID` (kMIDIMsgThruConnectionsChanged; caller holds the lock).
+    func notifyClients(_ messageID: MIDINotificationMessageID) {
+        for client in objects.values where client.kind == .client && (client.notifyProc != nil || client.notifyBlock != nil) {
+            let proc = client.notifyProc
+            nonisolated(unsafe) let block = client.notifyBlock, refCon = client.refCon
+            scheduler.schedule(at: 0) {
+                var n = MIDINotification(messageID: messageID, messageSize: UInt32(MemoryLayout<MIDINotification>.size))
+                proc?(&n, refCon)
+                block?(&n)
             }
         }
     }

@@ -2,4 +2,5 @@
 #define CCOREMIDI_H
 #include "MIDIServices.h"
 #include "MIDIMessages.h"
+#include "MIDIThruConnection.h"
 #endif
