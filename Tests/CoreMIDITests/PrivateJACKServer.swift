@@ -19,6 +19,7 @@ final class PrivateJACKServer: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard let path = Self.which("jackd") else { throw Missing(description: "jackd is missing (package jackd2, scripts/setup.sh)") }
+        Self.reclaimStaleTestServers()
         jackd = Process()
         jackd.executableURL = URL(fileURLWithPath: path)
         jackd.arguments = ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
@@ -28,11 +29,8 @@ final class PrivateJACKServer: @unchecked Sendable {
         jackd.standardOutput = try FileHandle(forWritingTo: log)
         jackd.standardError = jackd.standardOutput
         try jackd.run()
-        let end = Date().addingTimeInterval(10)
-        while Date() < end {
-            if try run("jack_wait", ["-s", name, "-c"]).split(separator: "\n").contains("running") { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        // jack_wait -w returns once the server takes clients (or after 10 s).
+        if try run("jack_wait", ["-s", name, "-w", "-t", "10"]).contains("server is available") { return }
         stop()
         throw Missing(description: "jackd did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
@@ -99,10 +97,33 @@ final class PrivateJACKServer: @unchecked Sendable {
         return nil
     }
 
-    /// Stops a tool started here: SIGTERM, then SIGKILL after a second (jack_midiseq ignores SIGTERM).
-    func stop(_ tool: Process) {
+    /// JACK keeps at most 8 servers in its registry (/dev/shm/jack-shm-registry) and frees a dead server's slot only
+    /// when a server of the same name starts: a test server that died without unregistering (killed, crashed) would
+    /// hold its slot for good, and with random names 8 of them block every JACK server on the machine. Frees the
+    /// slots of our test servers ("oca-test-" names) whose process is gone, as jackd frees a same-named one.
+    static func reclaimStaleTestServers() {
+        guard let f = FileHandle(forUpdatingAtPath: "/dev/shm/jack-shm-registry") else { return }
+        defer { try? f.close() }
+        // Header: magic 'JACK', protocol, type, size, header length, entry length; then 8 x {pid_t, char name[260]}.
+        guard let header = try? f.read(upToCount: 24), header.count == 24,
+              header.withUnsafeBytes({ $0.loadUnaligned(as: UInt32.self) }) == 0x4A41_434B else { return }
+        let prefix = "jack-\(getuid()):oca-test-"
+        for i in 0..<8 {
+            let offset = UInt64(24 + 264 * i)
+            guard (try? f.seek(toOffset: offset)) != nil, let entry = try? f.read(upToCount: 264), entry.count == 264 else { return }
+            let pid = entry.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+            let name = String(decoding: entry.dropFirst(4).prefix { $0 != 0 }, as: UTF8.self)
+            guard pid > 0, name.hasPrefix(prefix), kill(pid_t(pid), 0) != 0 && errno == ESRCH else { continue }
+            try? f.seek(toOffset: offset)
+            try? f.write(contentsOf: Data(count: 264))
+        }
+    }
+
+    /// Stops a tool started here: SIGTERM, then SIGKILL after `patience` seconds (jack_midiseq ignores SIGTERM;
+    /// jackd gets longer, it unregisters itself on SIGTERM and would leak its registry slot on SIGKILL).
+    func stop(_ tool: Process, patience: Double = 1) {
         if tool.isRunning { tool.terminate() }
-        let end = Date().addingTimeInterval(1)
+        let end = Date().addingTimeInterval(patience)
         while tool.isRunning && Date() < end { Thread.sleep(forTimeInterval: 0.01) }
         if tool.isRunning { kill(tool.processIdentifier, SIGKILL) }
         tool.waitUntilExit()
@@ -112,7 +133,7 @@ final class PrivateJACKServer: @unchecked Sendable {
     func stop() {
         for t in tools { stop(t) }
         tools = []
-        stop(jackd)
+        stop(jackd, patience: 10)
         try? FileManager.default.removeItem(at: directory)
     }
 }
