@@ -3,7 +3,9 @@
 // in process: clients, ports, virtual sources and destinations, MIDI 1.0 packet lists and UMP event
 // lists with conversion between them, and network sessions (RTP-MIDI, Network/). Devices come from backends (Drivers/MIDIBackends): JACK MIDI when a
 // JACK server is reachable (JACK/JACKMIDIBackend: other clients' ports as devices, our virtual endpoints as
-// JACK ports; found lazily through JACK_DEFAULT_SERVER, never started); without one the lists are empty.
+// JACK ports; found lazily through JACK_DEFAULT_SERVER, never started) and the ALSA sequencer when
+// /dev/snd/seq opens (ALSA/ALSASequencerBackend: clients as devices, ports as entities, our virtual endpoints as
+// sequencer ports); without either the lists are empty. Thru connections run in process (Thru/).
 //
 // Threading: every call may come from any thread; the object table sits behind one process-wide lock,
 // never held while a client's callback runs. Incoming MIDI (read procs and blocks, receive blocks) is
