@@ -284,6 +284,32 @@ private func dumpEvents(_ url: URL) -> [(frame: Int, bytes: [UInt8])] {
         #expect(!(try jack.run("jack_lsp", []).contains(srcPort)))
     }
 
+    @Test func thruConnectionFromOneOutsideClientToAnother() async throws {
+        let jack = try server()
+        defer { jack.stop() }
+        // jack_midiseq's note 64 on channel 1 goes to jack_midi_dump on channel 3, an octave up.
+        try jack.start("jack_midiseq", ["ocathrusrc", "24000", "0", "64", "12000"])
+        let dumpFile = jack.directory.appendingPathComponent("dump.txt")
+        try jack.start("jack_midi_dump", ["ocathrudst"], output: dumpFile)
+        #expect(try await eventually { device(named: "ocathrusrc") != nil && device(named: "ocathrudst") != nil })
+        let source = MIDIEntityGetSource(MIDIDeviceGetEntity(try #require(device(named: "ocathrusrc")), 0), 0)
+        let destination = MIDIEntityGetDestination(MIDIDeviceGetEntity(try #require(device(named: "ocathrudst")), 0), 0)
+        var p = MIDIThruConnectionParams()
+        MIDIThruConnectionParamsInitialize(&p)
+        p.numSources = 1
+        p.sources.0.endpointRef = source
+        p.numDestinations = 1
+        p.destinations.0.endpointRef = destination
+        p.channelMap.0 = 2
+        p.noteNumber = MIDITransform(transform: .add, param: 12)
+        var thru = MIDIThruConnectionRef()
+        #expect(MIDIThruConnectionCreate(nil, withUnsafeBytes(of: &p) { Data($0) } as NSData, &thru) == noErr)
+        defer { MIDIThruConnectionDispose(thru) }
+        #expect(try await eventually(4) { dumpEvents(dumpFile).count >= 3 })
+        let got = dumpEvents(dumpFile).map(\.bytes)
+        #expect(!got.isEmpty && got.allSatisfy { $0 == [0x92, 76, 64] || $0 == [0x82, 76, 64] }, "\(got)")
+    }
+
     @Test func noServerMeansNoDevices() throws {
         setenv("JACK_DEFAULT_SERVER", "oca-test-absent-\(UInt32.random(in: 0...UInt32.max))", 1)
         let start = Date()
