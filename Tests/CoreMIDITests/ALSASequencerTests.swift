@@ -42,7 +42,8 @@ import Testing
         MIDIClientCreateWithBlock("seq test" as CFString, &client, nil)
         defer { MIDIClientDispose(client) }
         try #require(ALSASequencerBackend.shared.isOpen, "snd_seq_open failed: \(ALSASequencerBackend.shared.openError)")
-        let tag = String(UInt16.random(in: 0...UInt16.max))
+        // Five digits: the names are 17 characters, longer than the 16 aconnect pads its names to.
+        let tag = String(format: "%05d", Int.random(in: 0...99_999))
         MIDISourceCreate(client, "oca seq src \(tag)" as CFString, &src)
         let inbox = Inbox<[UInt8]>()
         MIDIDestinationCreateWithBlock(client, "oca seq dst \(tag)" as CFString, &dst) { list, _ in
