@@ -24,5 +24,6 @@ let package = Package(
         // SoundFont 2 banks (the sampler's parser and engine); seeds in Corpus/soundfont.
         .executableTarget(name: "FuzzSoundFont", dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")], swiftSettings: fuzzer),
         .executableTarget(name: "FuzzRTPMIDI", dependencies: [.product(name: "CoreMIDI", package: "OpenCoreAudio")], swiftSettings: fuzzer),
+        .executableTarget(name: "FuzzMIDIBytes", dependencies: [.product(name: "CoreMIDI", package: "OpenCoreAudio")], swiftSettings: fuzzer),
     ]
 )

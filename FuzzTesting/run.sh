@@ -3,6 +3,7 @@
 # container (WAVE/RF64, AIFF/AIFC, CAF, MP3, through AudioFileOpenWithCallbacks), AudioFileStream, ExtAudioFile
 # reading with a client format (the converter and resampler behind it), afinfo's report, and network MIDI's
 # RTP-MIDI/AppleMIDI packet parser (FuzzRTPMIDI, whose corpus is Corpus/rtpmidi: seeds and regressions alike).
+# Core MIDI's MIDI 1.0 byte parser with UMP conversion (FuzzMIDIBytes) has its own corpus in FuzzTesting/MIDICorpus.
 # Usage: FuzzTesting/run.sh [seconds-per-target] [target...]
 # Each target starts from the kept corpus (FuzzTesting/Corpus: regression inputs and a minimised corpus)
 # plus seeds generated with sox. Crashes are written to FuzzTesting/crashes/ and fail the run; a crash's
@@ -13,12 +14,12 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzMIDIBytes)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-mkdir -p crashes Corpus/minimized
+mkdir -p crashes Corpus/minimized MIDICorpus/minimized
 for spec in "wav -b 16 -c 1" "wav -b 24 -c 2" "wav -e floating-point -b 32 -c 1" "wav -b 8 -c 1" "aiff -b 16 -c 2" \
             "aifc -b 16 -c 1" "caf -b 16 -c 2" "caf -e floating-point -b 32 -c 1"; do
     set -- $spec
@@ -33,14 +34,16 @@ done
 for target in "${targets[@]}"; do
     echo "== $target"
     work=$(mktemp -d)
-    kept=Corpus/minimized
+    kept=Corpus/minimized dict=(-dict=chunks.dict)
     if [ "$target" = FuzzRTPMIDI ]; then kept=Corpus/rtpmidi
+    # Byte streams, not files: the MIDI target has seeds and a minimised corpus of its own and no chunk dictionary.
+    elif [ "$target" = FuzzMIDIBytes ]; then kept=MIDICorpus/minimized dict=(); cp MIDICorpus/seeds/* "$work"/
     elif [ "$target" = FuzzSoundFont ]; then kept=Corpus/soundfont; python3 make-soundfont-seed.py "$work/seed-generated.sf2"
     else cp "$seeds"/* Corpus/regressions/* "$work"/ 2>/dev/null || true; fi
     cp "$kept"/* "$work"/ 2>/dev/null || true
     # libFuzzer separates its status fields with tabs or spaces: match either.
     SWIFT_BACKTRACE=enable=no .build/debug/$target "$work" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-        -dict=chunks.dict -artifact_prefix=crashes/$target- -print_final_stats=1 2>&1 |
+        "${dict[@]}" -artifact_prefix=crashes/$target- -print_final_stats=1 2>&1 |
         grep -E "^(#[0-9]+[[:space:]]+DONE|Done|==[0-9]+==ERROR|SUMMARY|stat::number_of_executed_units|stat::peak_rss_mb)" || true
     if [ "${FUZZ_MERGE:-0}" = 1 ]; then
         SWIFT_BACKTRACE=enable=no .build/debug/$target -merge=1 "$kept" "$work" 2>&1 | grep -E "MERGE-OUTER: [0-9]+ new files" || true
