@@ -16,8 +16,11 @@
 /// One of our JACK ports. `port` is published last (release) and cleared first: NULL means unused.
 typedef struct {
     jack_port_t *port;
+    /// An output port's timed events (in time order), or an input port's received events.
     jack_ringbuffer_t *ring;
-    /// 1: an output port (ring: events from Core MIDI to JACK); 0: an input port (JACK to Core MIDI).
+    /// An output port's events for as soon as possible (timestamp 0 or past): they never wait behind a timed one.
+    jack_ringbuffer_t *now_ring;
+    /// 1: an output port (rings: events from Core MIDI to JACK); 0: an input port (JACK to Core MIDI).
     int32_t output;
     int32_t reserved;
 } oca_jack_slot;
@@ -46,8 +49,10 @@ typedef struct {
     uint32_t reserved;
 } oca_jack_event_header;
 
-static inline void oca_jack_slot_publish(oca_jack_state *s, int i, jack_port_t *port, jack_ringbuffer_t *ring, int output) {
+static inline void oca_jack_slot_publish(oca_jack_state *s, int i, jack_port_t *port, jack_ringbuffer_t *ring,
+                                         jack_ringbuffer_t *now_ring, int output) {
     s->slots[i].ring = ring;
+    s->slots[i].now_ring = now_ring;
     s->slots[i].output = output;
     __atomic_store_n(&s->slots[i].port, port, __ATOMIC_RELEASE);
 }
@@ -57,11 +62,48 @@ static inline void oca_jack_set_offset(oca_jack_state *s, int64_t v) { __atomic_
 static inline uint32_t oca_jack_take_flag(uint32_t *flag) { return __atomic_exchange_n(flag, 0, __ATOMIC_ACQ_REL); }
 static inline uint32_t oca_jack_dropped(oca_jack_state *s) { return __atomic_load_n(&s->dropped, __ATOMIC_RELAXED); }
 
-/// The JACK process callback (real time): for each output slot, the ring's due events go into the port's
-/// buffer at the frame their host time falls on (0 and past times: the first frame; events later than this
-/// cycle stay in the ring for the next); for each input slot, the buffer's events go into the ring with the
-/// host time of their frame.
+// RealtimeSanitizer's region markers (weak: no-ops unless scripts/rtsan-test.sh links the runtime), so that a
+// lock, sleep or blocking system call inside the callback aborts the RTSan test run.
+extern void __rtsan_realtime_enter(void) __attribute__((weak));
+extern void __rtsan_realtime_exit(void) __attribute__((weak));
+
+/// Moves an output ring's events due in this cycle into the port's buffer, each at the frame its host time falls
+/// on (0 and past times: the first frame, or the last used, as JACK wants them in order); stops at the first
+/// event of a later cycle.
+static inline void oca_jack_drain_output(oca_jack_state *s, jack_ringbuffer_t *ring, void *buffer, jack_nframes_t nframes,
+                                         int timed, jack_time_t cur_usecs, double usecs_per_frame, int64_t offset_ns,
+                                         jack_nframes_t *last) {
+    for (;;) {
+        oca_jack_event_header h;
+        if (jack_ringbuffer_peek(ring, (char *)&h, sizeof h) < sizeof h) break;
+        if (jack_ringbuffer_read_space(ring) < sizeof h + h.size) break;
+        jack_nframes_t frame = 0;
+        if (h.time != 0 && timed) {
+            double delta_us = ((double)((int64_t)h.time - offset_ns)) / 1000.0 - (double)cur_usecs;
+            if (delta_us > 0) {
+                double f = delta_us / usecs_per_frame;
+                if (f >= nframes) break;  // a later cycle's
+                frame = (jack_nframes_t)f;
+            }
+        }
+        if (frame < *last) frame = *last;
+        jack_ringbuffer_read_advance(ring, sizeof h);
+        jack_midi_data_t *dst = jack_midi_event_reserve(buffer, frame, h.size);
+        if (dst) {
+            jack_ringbuffer_read(ring, (char *)dst, h.size);
+            *last = frame;
+        } else {
+            jack_ringbuffer_read_advance(ring, h.size);
+            __atomic_fetch_add(&s->dropped, 1, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+/// The JACK process callback (real time): each output slot's events (as-soon-as-possible ones first, then the
+/// timed ones due in this cycle) go into its port's buffer; each input slot's buffer events go into its ring
+/// with the host time of their frame.
 static inline int oca_jack_process(jack_nframes_t nframes, void *arg) {
+    if (__rtsan_realtime_enter) __rtsan_realtime_enter();
     oca_jack_state *s = (oca_jack_state *)arg;
     jack_nframes_t cur_frames = 0;
     jack_time_t cur_usecs = 0, next_usecs = 0;
@@ -79,30 +121,9 @@ static inline int oca_jack_process(jack_nframes_t nframes, void *arg) {
         if (s->slots[i].output) {
             jack_midi_clear_buffer(buffer);
             jack_nframes_t last = 0;
-            for (;;) {
-                oca_jack_event_header h;
-                if (jack_ringbuffer_peek(ring, (char *)&h, sizeof h) < sizeof h) break;
-                if (jack_ringbuffer_read_space(ring) < sizeof h + h.size) break;
-                jack_nframes_t frame = 0;
-                if (h.time != 0 && timed) {
-                    double delta_us = ((double)((int64_t)h.time - offset_ns)) / 1000.0 - (double)cur_usecs;
-                    if (delta_us > 0) {
-                        double f = delta_us / usecs_per_frame;
-                        if (f >= nframes) break;  // a later cycle's
-                        frame = (jack_nframes_t)f;
-                    }
-                }
-                if (frame < last) frame = last;  // JACK wants events in time order
-                jack_ringbuffer_read_advance(ring, sizeof h);
-                jack_midi_data_t *dst = jack_midi_event_reserve(buffer, frame, h.size);
-                if (dst) {
-                    jack_ringbuffer_read(ring, (char *)dst, h.size);
-                    last = frame;
-                } else {
-                    jack_ringbuffer_read_advance(ring, h.size);
-                    __atomic_fetch_add(&s->dropped, 1, __ATOMIC_RELAXED);
-                }
-            }
+            if (s->slots[i].now_ring)
+                oca_jack_drain_output(s, s->slots[i].now_ring, buffer, nframes, 0, cur_usecs, usecs_per_frame, offset_ns, &last);
+            oca_jack_drain_output(s, ring, buffer, nframes, timed, cur_usecs, usecs_per_frame, offset_ns, &last);
         } else {
             uint32_t count = jack_midi_get_event_count(buffer);
             for (uint32_t e = 0; e < count; e++) {
@@ -122,6 +143,7 @@ static inline int oca_jack_process(jack_nframes_t nframes, void *arg) {
         }
     }
     __atomic_fetch_add(&s->cycles, 1, __ATOMIC_RELEASE);
+    if (__rtsan_realtime_exit) __rtsan_realtime_exit();
     return 0;
 }
 

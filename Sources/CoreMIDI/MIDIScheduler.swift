@@ -49,7 +49,7 @@ final class MIDIScheduler: @unchecked Sendable {
     }
 
     private func run() {
-        Thread.current.name = "OCA.CoreMIDI"  // Foundation passes it to the kernel: ps and gdb show it (15 bytes at most)
+        setKernelThreadName("OCA.CoreMIDI")
         condition.lock()
         while true {
             guard let first = pending.first else { condition.wait(); continue }

@@ -277,6 +277,19 @@ private func dumpEvents(_ url: URL) -> [(frame: Int, bytes: [UInt8])] {
         #expect(stampError < 1e6 / Double(Self.rate) + 2)  // one frame
         #expect(arrival > -1 && arrival < 3 * 5.34)
 
+        // An immediate packet sent after a timed one (40 ms ahead) does not wait behind it.
+        let mark = inbox.all.count
+        let ahead = MIDIPacketList.Builder(byteSize: 64), now = MIDIPacketList.Builder(byteSize: 64)
+        ahead.append(timestamp: AudioGetCurrentHostTime() + 40_000_000, data: [0x91, 1, 1])
+        now.append(timestamp: 0, data: [0x92, 2, 2])
+        let sentAt = AudioGetCurrentHostTime()
+        ahead.withUnsafePointer { _ = MIDIReceived(src, $0) }
+        now.withUnsafePointer { _ = MIDIReceived(src, $0) }
+        #expect(try await eventually(2) { inbox.all.count >= mark + 2 })
+        let pair = inbox.all.dropFirst(mark)
+        #expect(pair.map(\.2) == [[0x92, 2, 2], [0x91, 1, 1]])
+        if let first = pair.first { #expect(Double(first.1 - sentAt) / 1e6 < 3 * 5.34, "the immediate packet waited") }
+
         // Disposing of an endpoint takes its port away.
         MIDIEndpointDispose(src)
         let end = Date().addingTimeInterval(5)

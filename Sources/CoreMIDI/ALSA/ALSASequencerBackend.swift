@@ -175,6 +175,7 @@ final class ALSASequencerBackend: MIDIEndpointDriver, @unchecked Sendable {
     // MARK: Input
 
     private func run(_ handle: OpaquePointer) {
+        setKernelThreadName("OCA.ALSASeq")
         var decoder: OpaquePointer?
         snd_midi_event_new(65_536, &decoder)
         snd_midi_event_no_status(decoder, 1)  // every message with its status byte

@@ -13,9 +13,12 @@ import Foundation
 /// its devices along, and the poll thread looks for it again every second.
 ///
 /// Threads: JACK's process thread runs the C callback in CJack's shim, which only moves events between
-/// JACK buffers and one lock-free ring per port (jack_ringbuffer). Everything else happens here, under
-/// `lock`: MIDISend and MIDIReceived write to output rings (packets more than `horizon` ahead wait on the
-/// MIDI thread's scheduler first, so the ring stays in time order); the poll thread ("OCA.JACKMIDI")
+/// JACK buffers and lock-free single-reader/single-writer rings (jack_ringbuffer: one per input port, two per
+/// output port). Everything else happens here, under `lock`: MIDISend and MIDIReceived write to output rings
+/// (timestamp 0 or past: the as-soon-as-possible ring, placed at the next cycle's first frame; future: the timed
+/// ring, at the frame of their host time; packets more than `horizon` ahead wait on the MIDI thread's scheduler
+/// first, so the timed ring stays in time order and a later send is held up by at most `horizon`); the
+/// poll thread ("OCA.JACKMIDI")
 /// drains the input rings every millisecond into MIDIServer's delivery and rescans the ports when JACK
 /// says the graph changed. Lock order: this lock, then MIDIServer's (which never calls in while held,
 /// removals are only noted in `pendingRemovals`).
@@ -39,7 +42,10 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
     private struct Slot {
         let role: Role
         let port: OpaquePointer
+        /// Timed events (output) or received ones (input).
         let ring: UnsafeMutablePointer<jack_ringbuffer_t>
+        /// An output port's as-soon-as-possible events, which never wait behind a timed one.
+        let nowRing: UnsafeMutablePointer<jack_ringbuffer_t>?
         var splitter = MIDIMessageSplitter()
     }
 
@@ -50,8 +56,9 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
     }
 
     private static let ringBytes = 1 << 16
-    /// How far ahead of its time a packet goes into a ring (later ones wait on the scheduler).
-    private static let horizon: UInt64 = 20_000_000
+    /// How far ahead of its time a packet goes into a ring (later ones wait on the scheduler); also what JACK
+    /// destinations announce as kMIDIPropertyAdvanceScheduleTimeMuSec.
+    static let horizon: UInt64 = 50_000_000
 
     private let lock = NSLock()
     private var client: OpaquePointer?
@@ -143,7 +150,10 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
     private func disconnectLocked() {
         guard let c = client, let st = state else { return }
         jack_client_close(c)  // no process callback runs after this
-        for slot in slots.values { jack_ringbuffer_free(slot.ring) }
+        for slot in slots.values {
+            jack_ringbuffer_free(slot.ring)
+            if let r = slot.nowRing { jack_ringbuffer_free(r) }
+        }
         slots = [:]
         UnsafeMutableRawPointer(st).deallocate()
         client = nil
@@ -178,9 +188,14 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
         while jack_port_by_name(c, "\(ourName):\(name)") != nil { n += 1; name = "\(base) \(n)" }
         let flags = UInt(role.isOutput ? JackPortIsOutput.rawValue : JackPortIsInput.rawValue)
         guard let port = jack_port_register(c, name, JACK_DEFAULT_MIDI_TYPE, flags, 0) else { return nil }
-        guard let ring = jack_ringbuffer_create(Self.ringBytes) else { jack_port_unregister(c, port); return nil }
-        slots[index] = Slot(role: role, port: port, ring: ring)
-        oca_jack_slot_publish(st, Int32(index), port, ring, role.isOutput ? 1 : 0)
+        let ring = jack_ringbuffer_create(Self.ringBytes), nowRing = role.isOutput ? jack_ringbuffer_create(Self.ringBytes) : nil
+        guard let ring, nowRing != nil || !role.isOutput else {
+            jack_port_unregister(c, port)
+            if let ring { jack_ringbuffer_free(ring) }
+            return nil
+        }
+        slots[index] = Slot(role: role, port: port, ring: ring, nowRing: nowRing)
+        oca_jack_slot_publish(st, Int32(index), port, ring, nowRing, role.isOutput ? 1 : 0)
         return index
     }
 
@@ -193,7 +208,10 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
         while oca_jack_cycles(st) < seen + 2 && AudioGetCurrentHostTime() < deadline { usleep(500) }
         jack_port_unregister(c, slot.port)
         // A stalled server may still be in a cycle that read the slot: then the ring is left (tiny) rather than freed under it.
-        if oca_jack_cycles(st) >= seen + 2 { jack_ringbuffer_free(slot.ring) }
+        if oca_jack_cycles(st) >= seen + 2 {
+            jack_ringbuffer_free(slot.ring)
+            if let r = slot.nowRing { jack_ringbuffer_free(r) }
+        }
     }
 
     /// Publishes a new virtual endpoint as a JACK port.
@@ -272,6 +290,8 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
             guard let index = slots.first(where: { $0.value.role == role })?.key, var slot = slots[index] else { return }
             let messages = slot.splitter.messages(bytes)
             slots[index] = slot
+            // Timestamp 0 and past times go to the as-soon-as-possible ring, future ones (in time order) to the timed one.
+            let ring = (time == 0 || time <= AudioGetCurrentHostTime()) ? slot.nowRing ?? slot.ring : slot.ring
             let header = MemoryLayout<oca_jack_event_header>.size
             for message in messages {
                 var record = [UInt8](repeating: 0, count: header + message.count)
@@ -279,8 +299,8 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
                     raw.storeBytes(of: oca_jack_event_header(time: time, size: UInt32(message.count), reserved: 0), as: oca_jack_event_header.self)
                     raw.baseAddress!.advanced(by: header).copyMemory(from: message, byteCount: message.count)
                 }
-                guard jack_ringbuffer_write_space(slot.ring) >= record.count else { continue }
-                _ = record.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { jack_ringbuffer_write(slot.ring, $0.baseAddress, $0.count) } }
+                guard jack_ringbuffer_write_space(ring) >= record.count else { continue }
+                _ = record.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { jack_ringbuffer_write(ring, $0.baseAddress, $0.count) } }
             }
         }
     }
@@ -288,6 +308,7 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
     // MARK: The poll thread
 
     private func run() {
+        setKernelThreadName("OCA.JACKMIDI")
         while true {
             let connected = lock.withLock { tickLocked() }
             usleep(connected ? 1000 : 250_000)
@@ -385,6 +406,7 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
                 o.driver = self
                 o.strings["displayName"] = "\(clientName) \(portName)"
                 o.strings["driver"] = "org.jackaudio.jack"
+                if !isOutput { o.integers["scheduleAheadMuSec"] = Int32(Self.horizon / 1000) }
             }
             outside[name] = OutsidePort(endpoint: endpoint, client: clientName)
         }
