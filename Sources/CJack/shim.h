@@ -66,6 +66,7 @@ static inline uint32_t oca_jack_dropped(oca_jack_state *s) { return __atomic_loa
 // lock, sleep or blocking system call inside the callback aborts the RTSan test run.
 extern void __rtsan_realtime_enter(void) __attribute__((weak));
 extern void __rtsan_realtime_exit(void) __attribute__((weak));
+extern void __rtsan_ensure_initialized(void) __attribute__((weak));
 
 /// Moves an output ring's events due in this cycle into the port's buffer, each at the frame its host time falls
 /// on (0 and past times: the first frame, or the last used, as JACK wants them in order); stops at the first
@@ -103,6 +104,7 @@ static inline void oca_jack_drain_output(oca_jack_state *s, jack_ringbuffer_t *r
 /// timed ones due in this cycle) go into its port's buffer; each input slot's buffer events go into its ring
 /// with the host time of their frame.
 static inline int oca_jack_process(jack_nframes_t nframes, void *arg) {
+    if (__rtsan_ensure_initialized) __rtsan_ensure_initialized();
     if (__rtsan_realtime_enter) __rtsan_realtime_enter();
     oca_jack_state *s = (oca_jack_state *)arg;
     jack_nframes_t cur_frames = 0;
