@@ -16,6 +16,10 @@ voice='VoiceProcessingTests'
 server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap 'scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
 export PULSE_SERVER="unix:$server_dir/native"
+# CoreMIDI's JACK backend connects to the server JACK_DEFAULT_SERVER names ("default" without it): point it at a
+# name no server has, so that no test registers a client with a JACK server the user runs (JACKMIDITests start
+# private servers of their own and point it at those).
+export JACK_DEFAULT_SERVER="oca-test-none-$$"
 
 results=()
 failed=0
