@@ -146,6 +146,30 @@ private func dumpEvents(_ url: URL) -> [(frame: Int, bytes: [UInt8])] {
         #expect(id == fnv1a("jack-port:ocastable:input"))
     }
 
+    @Test func aServerThatComesBackIsFoundAgainWithoutAnAPICall() async throws {
+        var jack = try server()
+        defer { jack.stop() }
+        let added = Inbox<MIDIObjectRef>()
+        var client = MIDIClientRef()
+        MIDIClientCreateWithBlock("back" as CFString, &client) { n in
+            guard n.pointee.messageID == .msgObjectAdded else { return }
+            n.withMemoryRebound(to: MIDIObjectAddRemoveNotification.self, capacity: 1) { added.add($0.pointee.child) }
+        }
+        defer { MIDIClientDispose(client) }
+        try jack.start("jack_midi_dump", ["ocaback"])
+        #expect(try await eventually { device(named: "ocaback") != nil })
+        let name = jack.name
+        jack.stop()
+        #expect(try await eventually { !JACKMIDIBackend.shared.isConnected })
+        // The same server again: the poll thread reconnects by itself (once a second), devices come back notified.
+        let before = added.all.count
+        jack = try PrivateJACKServer(name: name)
+        try jack.start("jack_midi_dump", ["ocaback"])
+        #expect(try await eventually(6) {
+            added.all.dropFirst(before).contains { uniqueID($0) == fnv1a("jack-port:ocaback:input") }
+        })
+    }
+
     @Test func sendReachesAnOutsideClientWithExactBytesAndTiming() async throws {
         let jack = try server()
         defer { jack.stop() }

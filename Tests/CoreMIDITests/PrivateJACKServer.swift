@@ -12,10 +12,10 @@ final class PrivateJACKServer: @unchecked Sendable {
     private var tools: [Process] = []
     let directory: URL
 
-    /// Starts the server and waits (up to 10 s) until clients can connect. Throws if jackd is missing: these
+    /// Starts the server (named `name`, else oca-test-<random>) and waits (up to 10 s) until clients can connect. Throws if jackd is missing: these
     /// tests must fail, not pass, without it.
-    init() throws {
-        name = "oca-test-\(UInt32.random(in: 0...UInt32.max))"
+    init(name fixedName: String? = nil) throws {
+        name = fixedName ?? "oca-test-\(UInt32.random(in: 0...UInt32.max))"
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard let path = Self.which("jackd") else { throw Missing(description: "jackd is missing (package jackd2, scripts/setup.sh)") }
