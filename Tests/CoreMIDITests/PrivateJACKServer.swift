@@ -20,9 +20,7 @@ final class PrivateJACKServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard let path = Self.which("jackd") else { throw Missing(description: "jackd is missing (package jackd2, scripts/setup.sh)") }
         Self.reclaimStaleTestServers()
-        jackd = Process()
-        jackd.executableURL = URL(fileURLWithPath: path)
-        jackd.arguments = ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
+        jackd = Self.supervised(path, ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"], stopSignal: "TERM")
         jackd.environment = Self.environment(server: nil)
         let log = directory.appendingPathComponent("jackd.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -33,6 +31,25 @@ final class PrivateJACKServer: @unchecked Sendable {
         if try run("jack_wait", ["-s", name, "-w", "-t", "10"]).contains("server is available") { return }
         stop()
         throw Missing(description: "jackd did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+    }
+
+    /// A process running `program` under a watchdog shell: terminating the process (SIGTERM to the shell) stops the
+    /// program with `stopSignal`, and so does the test process's death (a crash or abort skips every `stop`), so
+    /// that no server or tool outlives the tests (a live leftover jackd would hold its registry slot for good).
+    static func supervised(_ program: String, _ arguments: [String], stopSignal: String) -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // A dead test process may stay a zombie (nobody reaps it in a container), which kill -0 still finds: the
+        // watchdog reads its state from /proc instead.
+        let script = """
+            alive() { s=$(sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -c1); [ -n "$s" ] && [ "$s" != Z ]; }
+            "$@" & child=$!
+            trap 'kill -\(stopSignal) $child 2>/dev/null; wait $child; exit 0' TERM
+            while alive \(getpid()) && alive $child; do sleep 0.2; done
+            kill -\(stopSignal) $child 2>/dev/null; wait $child
+            """
+        p.arguments = ["-c", script, "sh", program] + arguments
+        return p
     }
 
     /// The environment of our processes, JACK_DEFAULT_SERVER pointing at `server`.
@@ -71,9 +88,7 @@ final class PrivateJACKServer: @unchecked Sendable {
     /// Starts a JACK tool against this server in the background (line-buffered output into `output`, if given).
     @discardableResult func start(_ tool: String, _ arguments: [String], output: URL? = nil) throws -> Process {
         guard let path = Self.which(tool), let stdbuf = Self.which("stdbuf") else { throw Missing(description: "\(tool) or stdbuf is missing") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: stdbuf)
-        p.arguments = ["-oL", path] + arguments
+        let p = Self.supervised(stdbuf, ["-oL", path] + arguments, stopSignal: "KILL")  // jack_midiseq ignores SIGTERM
         p.environment = Self.environment(server: name)
         if let output {
             FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -119,8 +134,8 @@ final class PrivateJACKServer: @unchecked Sendable {
         }
     }
 
-    /// Stops a tool started here: SIGTERM, then SIGKILL after `patience` seconds (jack_midiseq ignores SIGTERM;
-    /// jackd gets longer, it unregisters itself on SIGTERM and would leak its registry slot on SIGKILL).
+    /// Stops a tool started here: SIGTERM to its watchdog shell (which passes on its stop signal), SIGKILL after
+    /// `patience` seconds (jackd gets longer: it unregisters itself on SIGTERM and would leak its registry slot on SIGKILL).
     func stop(_ tool: Process, patience: Double = 1) {
         if tool.isRunning { tool.terminate() }
         let end = Date().addingTimeInterval(patience)
