@@ -21,16 +21,6 @@ private func device(named name: String) -> MIDIDeviceRef? {
     (0..<MIDIGetNumberOfDevices()).map { MIDIGetDevice($0) }.first { string($0, kMIDIPropertyName) == name }
 }
 
-/// Waits (polling every millisecond, up to `seconds`) until `condition` holds.
-private func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-        if condition() { return true }
-        try await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return condition()
-}
-
 /// The expected unique ID of a JACK object: FNV-1a (32 bits) of its key, written out here independently.
 private func fnv1a(_ key: String) -> Int32 {
     var h: UInt32 = 2_166_136_261

@@ -107,10 +107,10 @@ final class Sender {
     }
 }
 
-/// Waits up to `seconds` for `condition`.
+/// Waits (polling every millisecond, up to `seconds`) until `condition` holds. Shared by the network and JACK suites.
 func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
     let end = Date().addingTimeInterval(seconds)
-    while !condition() && Date() < end { try await Task.sleep(nanoseconds: 2_000_000) }
+    while !condition() && Date() < end { try await Task.sleep(nanoseconds: 1_000_000) }
     return condition()
 }
 
