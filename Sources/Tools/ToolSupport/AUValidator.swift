@@ -532,12 +532,15 @@ public final class AUValidator {
         write("Render Test at 512 frames")
         let whole = render(unit, total: 4096, slice: 512, label: "Render Test at 512 frames")
         write("Slicing Render Test at 64 frames")
-        AudioUnitReset(unit, kAudioUnitScope_Global, 0)
-        if isMusicDevice { MusicDeviceMIDIEvent(unit, 0x90, 60, 100, 0) }
-        let sliced = render(unit, total: 4096, slice: 64, label: "Slicing Render Test at 64 frames")
-        if let whole, let sliced {
-            let diff = zip(whole, sliced).map { abs($0 - $1) }.max() ?? 0
-            if diff > 1e-4 { warning(String(format: "rendering in 64-frame slices differs from 512-frame slices by %.6f", diff)) }
+        // A fresh instance for the comparison: Reset may fade voices out rather than cut them.
+        if let fresh = prepared(component, rate: 44100, maxFrames: 4096) {
+            if isMusicDevice { MusicDeviceMIDIEvent(fresh, 0x90, 60, 100, 0) }
+            let sliced = render(fresh, total: 4096, slice: 64, label: "Slicing Render Test at 64 frames")
+            if let whole, let sliced {
+                let diff = zip(whole, sliced).map { abs($0 - $1) }.max() ?? 0
+                if diff > 1e-4 { warning(String(format: "rendering in 64-frame slices differs from 512-frame slices by %.6f", diff)) }
+            }
+            AudioComponentInstanceDispose(fresh)
         }
         write(failures == before ? "PASS" : "FAIL")
         write("")

@@ -7,6 +7,10 @@ import AudioDSP
 /// it is stepped every 32 frames toward it (10 ms time constant; frequencies and Q in the log domain) and
 /// the cascade redesigned, so a change never clicks. Any channel count, in equals out.
 class AUFilterEffect: AUEffectBase, @unchecked Sendable {
+    /// The ringing of its biquads, reported so hosts keep rendering after the input stops, as Apple's filters
+    /// report a tail: a pole pair at 10 Hz with Q 0.7 falls 60 dB in about 0.16 s (sharp resonances ring longer).
+    override var tailTime: Double? { 0.25 }
+
     typealias Glide = EffectParameter.Glide
     typealias Parameter = EffectParameter
 

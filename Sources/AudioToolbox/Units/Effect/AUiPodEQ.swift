@@ -7,6 +7,10 @@ import Synchronization
 /// GraphicEQDesign's peaking sections. Changing the preset while playing crossfades from the old curve to
 /// the new one over 10 ms, so there is no click.
 final class AUiPodEQ: AUEffectBase, @unchecked Sendable {
+    /// The ringing of its biquads, reported so hosts keep rendering after the input stops, as Apple's filters
+    /// report a tail: a pole pair at 10 Hz with Q 0.7 falls 60 dB in about 0.16 s (sharp resonances ring longer).
+    override var tailTime: Double? { 0.25 }
+
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_AUiPodEQ,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)

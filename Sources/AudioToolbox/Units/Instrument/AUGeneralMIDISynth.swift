@@ -24,10 +24,7 @@ final class AUGeneralMIDISynth: AUInstrumentUnit, @unchecked Sendable {
                         .oca("Reverb Volume", unit: .decibels, min: -120, max: 40, default: 0))
     }
 
-    override func builtInBank() -> SoundFont? {
-        guard let path = SoundBankCache.defaultBankPath, case .success(let bank) = SoundBankCache.bank(at: path) else { return nil }
-        return bank
-    }
+    override func builtInBank() -> SoundFont? { SoundBankCache.defaultBank() }
 
     override func initializeUnit() -> OSStatus {
         guard playingBank != nil else { return kAudioUnitErr_InvalidFile }

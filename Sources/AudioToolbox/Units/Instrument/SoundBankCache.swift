@@ -8,6 +8,9 @@ import AudioDSP
 enum SoundBankCache {
     private final class Weak { weak var font: SoundFont?; init(_ f: SoundFont) { font = f } }
     private static let banks = LockedState<[String: Weak]>([:])
+    /// The default General MIDI bank, once parsed, stays for the process (a big bank takes seconds to parse, and the
+    /// GM synths are made and disposed of often), as Apple's built-in bank does.
+    private static let kept = LockedState<SoundFont?>(nil)
 
     /// The bank at `path`, parsed once while anyone holds it.
     static func bank(at path: String) -> Result<SoundFont, OSStatusError> {
@@ -20,6 +23,14 @@ enum SoundBankCache {
         } catch {
             return .failure(OSStatusError(status(for: error)))
         }
+    }
+
+    /// The default General MIDI bank, parsed once per process; nil when none is installed or it cannot be read.
+    static func defaultBank() -> SoundFont? {
+        if let font = kept.withLock({ $0 }) { return font }
+        guard let path = defaultBankPath, case .success(let font) = bank(at: path) else { return nil }
+        kept.withLock { $0 = font }
+        return font
     }
 
     /// The General MIDI bank the GM units load when given none, if one is installed.
