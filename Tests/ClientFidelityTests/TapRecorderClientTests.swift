@@ -105,8 +105,8 @@ final class TapRecorder: @unchecked Sendable {
         #expect(engine.manualRenderingSampleTime >= total)
         // The monitor is muted.
         #expect(output.floatChannelData![0][100] == 0)
-        // Taps are delivered off the render thread; wait for them.
-        let deadline = Date().addingTimeInterval(5)
+        // Taps are delivered off the render thread; wait for them (generously: the suite shares a loaded machine).
+        let deadline = Date().addingTimeInterval(30)
         while recorder.framesWritten < total - 4096 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         recorder.stop(on: recordMixer)
         engine.stop()
