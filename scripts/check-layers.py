@@ -24,6 +24,7 @@ LAYERS = [
     ["AUBase"],
     ["Units"],
     ["Graph"],
+    ["Sequence"],
     ["Registry"],
     ["AUAudioUnit"],
     ["Queue"],

@@ -40,4 +40,6 @@ if ! python3 -c "import pymidi.packets" >/dev/null 2>&1; then
 fi
 # No sound server is started or changed here: the tests start a private one (scripts/test.sh), and
 # scripts/pulse-server.sh starts one for a machine without a sound card.
+# mido (PyPI): the outside reader and writer of Standard MIDI Files the MusicSequence tests compare against.
+python3 -c "import mido" 2>/dev/null || python3 -m pip install -q mido 2>/dev/null || python3 -m pip install -q --break-system-packages mido
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0 or later) must be on PATH" >&2; exit 1; }

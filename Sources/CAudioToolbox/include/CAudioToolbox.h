@@ -13,3 +13,4 @@
 #include "AudioFileStream.h"
 #include "AudioQueue.h"
 #include "AudioServices.h"
+#include "MusicPlayer.h"

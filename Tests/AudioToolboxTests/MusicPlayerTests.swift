@@ -1,0 +1,297 @@
+import AudioToolbox
+import Foundation
+import Testing
+
+/// MusicPlayer driving an instrument in an AUGraph rendered offline (sample accuracy), and a CoreMIDI
+/// virtual destination (host-time stamps). Serialized: the recording instrument keeps one global log,
+/// and the endpoint timing test wants the machine to itself as far as it can.
+@Suite(.serialized) struct MusicPlayerTests {
+    typealias S = SequenceSupport
+    typealias R = RecordingInstrumentPlugIn
+    static let rate = 44100.0
+
+    /// A format-1 file at 480 PPQ whose tempo changes twice: 120 BPM, 70 BPM at tick 960, 185 BPM at
+    /// tick 2400; notes at odd ticks across the changes, two of them overlapping.
+    static let tempoChanges: [(tick: Int, microseconds: Int)] = [(0, 500_000), (960, 857_143), (2400, 324_324)]
+    static let noteTicks: [(on: Int, off: Int, note: UInt8)] = [(0, 240, 60), (241, 1000, 62), (777, 2401, 64), (2399, 3600, 65), (3001, 3002, 67)]
+
+    static func tempoFile() -> [UInt8] {
+        var conductor: [UInt8] = []
+        var last = 0
+        for (tick, us) in tempoChanges {
+            conductor += S.vlq(tick - last) + [0xFF, 0x51, 0x03, UInt8(us >> 16), UInt8(us >> 8 & 0xFF), UInt8(us & 0xFF)]
+            last = tick
+        }
+        conductor += [0x00, 0xFF, 0x2F, 0x00]
+        var events: [(Int, [UInt8])] = []
+        for n in noteTicks {
+            events.append((n.on, [0x90, n.note, 100]))
+            events.append((n.off, [0x80, n.note, 0]))
+        }
+        events.sort { $0.0 < $1.0 }
+        var body: [UInt8] = []
+        last = 0
+        for (tick, bytes) in events { body += S.vlq(tick - last) + bytes; last = tick }
+        body += [0x00, 0xFF, 0x2F, 0x00]
+        return S.header(format: 1, tracks: 2, division: 480) + S.chunk(conductor) + S.chunk(body)
+    }
+
+    /// Seconds of a tick, from the file's own tempo map (independent of the sequence's).
+    static func seconds(_ tick: Int) -> Double {
+        var s = 0.0
+        for (i, change) in tempoChanges.enumerated() where change.tick < tick {
+            let end = i + 1 < tempoChanges.count ? min(tick, tempoChanges[i + 1].tick) : tick
+            s += Double(end - change.tick) / 480 * Double(change.microseconds) / 1e6
+        }
+        return s
+    }
+
+    static func expectedFrames(from startSeconds: Double = 0, rate scalar: Double = 1) -> [R.Received] {
+        var list: [(Double, Int, R.Received)] = []
+        for (i, n) in noteTicks.enumerated() {
+            for (tick, status, velocity, offFirst) in [(n.on, UInt8(0x90), UInt8(100), 1), (n.off, UInt8(0x80), UInt8(0), 0)] {
+                let s = seconds(tick) - startSeconds
+                guard s >= 0 || status == 0x80 else { continue }
+                list.append((s, offFirst * 100 + i, R.Received(frame: Int((s * rate / scalar).rounded()), status: status, data1: n.note, data2: velocity)))
+            }
+        }
+        return list.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+    }
+
+    static func playOffline(_ file: [UInt8], slices: [Int], seconds: Double, setup: (MusicSequence, MusicPlayer) throws -> Void = { _, _ in })
+        throws -> (events: [R.Received], audio: [Double]) {
+        let (graph, output) = try R.graph()
+        defer { DisposeAUGraph(graph) }
+        let (status, seq) = S.load(file)
+        try #require(status == noErr)
+        let sequence = try #require(seq)
+        defer { DisposeMusicSequence(sequence) }
+        try #require(MusicSequenceSetAUGraph(sequence, graph) == noErr)
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        let player = try #require(p)
+        defer { DisposeMusicPlayer(player) }
+        MusicPlayerSetSequence(player, sequence)
+        try setup(sequence, player)
+        try #require(MusicPlayerStart(player) == noErr)
+        let format = OCAFormat.canonical(sampleRate: rate, channels: 2)
+        let audio = try TestSupport.render(output, format: format, totalFrames: Int(seconds * rate), slices: slices)
+        MusicPlayerStop(player)
+        MusicPlayerSetSequence(player, nil)
+        return (R.log.events, audio.channels[0])
+    }
+
+    @Test(arguments: [[512], [441], [441, 512, 37, 1]])
+    func offlineRenderPlacesEveryNoteAtItsFrame(slices: [Int]) throws {
+        let (events, audio) = try Self.playOffline(Self.tempoFile(), slices: slices, seconds: 4.5)
+        let expected = Self.expectedFrames()
+        let notes = events.filter { $0.status & 0xF0 == 0x90 || $0.status & 0xF0 == 0x80 }
+        // Stop adds all-notes-off (CC 123) only; every note ended before.
+        #expect(notes == expected)
+        let worst = zip(notes, expected).map { abs($0.frame - $1.frame) }.max() ?? -1
+        #expect(worst == 0, "worst onset error \(worst) samples")
+        // The audio steps at the same frames: 0.1 per sounding note.
+        var sounding = 0
+        var next = 0
+        for n in 0..<audio.count {
+            while next < expected.count && expected[next].frame <= n {
+                sounding += expected[next].status == 0x90 ? 1 : -1
+                next += 1
+            }
+            if abs(audio[n] - Double(Float32(sounding) * 0.1)) > 1e-6 {
+                Issue.record("frame \(n): \(audio[n]), expected \(sounding) notes"); break
+            }
+        }
+    }
+
+    @Test func seekAndPlayRate() throws {
+        // From beat 1.5 (tick 720) at twice the speed: earlier notes are skipped, times halve.
+        let (events, _) = try Self.playOffline(Self.tempoFile(), slices: [441], seconds: 3) { _, player in
+            try #require(MusicPlayerSetTime(player, 1.5) == noErr)
+            try #require(MusicPlayerSetPlayRateScalar(player, 2) == noErr)
+            var rate = 0.0
+            MusicPlayerGetPlayRateScalar(player, &rate)
+            #expect(rate == 2)
+            var time = 0.0
+            MusicPlayerGetTime(player, &time)
+            #expect(time == 1.5)
+        }
+        let startSeconds = Self.seconds(720)
+        let expected = Self.expectedFrames(from: startSeconds, rate: 2).filter { e in
+            // Notes that started before the seek point are not played (nor their note-offs).
+            Self.noteTicks.first { $0.note == e.data1 }!.on >= 720
+        }
+        #expect(events.filter { $0.status & 0xE0 == 0x80 } == expected)
+    }
+
+    @Test func muteSoloOffsetAndLoop() throws {
+        var file: [UInt8] = S.header(format: 1, tracks: 3, division: 480)
+        file += S.chunk([0x00, 0xFF, 0x2F, 0x00])
+        file += S.chunk([0x00, 0x90, 60, 100] + S.vlq(240) + [0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00])
+        file += S.chunk([0x00, 0x91, 70, 100] + S.vlq(240) + [0x81, 70, 0, 0x00, 0xFF, 0x2F, 0x00])
+        let half = Int(0.25 * Self.rate)  // 0.5 beat at 120 BPM
+        // Track 1 muted: only track 0, offset by a beat, looped: one beat of loop, 3 passes.
+        let (events, _) = try Self.playOffline(file, slices: [512], seconds: 3) { sequence, _ in
+            let t0 = try S.track(sequence, 0), t1 = try S.track(sequence, 1)
+            var on: DarwinBoolean = true
+            MusicTrackSetProperty(t1, kSequenceTrackProperty_MuteStatus, &on, 1)
+            var offset = 1.0
+            MusicTrackSetProperty(t0, kSequenceTrackProperty_OffsetTime, &offset, 8)
+            var length = 1.0
+            MusicTrackSetProperty(t0, kSequenceTrackProperty_TrackLength, &length, 8)
+            var loop = MusicTrackLoopInfo(loopDuration: 1, numberOfLoops: 3)
+            MusicTrackSetProperty(t0, kSequenceTrackProperty_LoopInfo, &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size))
+        }
+        let notes = events.filter { $0.status & 0xE0 == 0x80 }
+        var expected: [R.Received] = []
+        for pass in 0..<3 {
+            let start = (1 + pass) * 2 * half
+            expected.append(R.Received(frame: start, status: 0x90, data1: 60, data2: 100))
+            expected.append(R.Received(frame: start + half, status: 0x80, data1: 60, data2: 0))
+        }
+        #expect(notes == expected)
+
+        // Solo on track 1 silences track 0.
+        let (soloed, _) = try Self.playOffline(file, slices: [512], seconds: 1) { sequence, _ in
+            var on: DarwinBoolean = true
+            MusicTrackSetProperty(try S.track(sequence, 1), kSequenceTrackProperty_SoloStatus, &on, 1)
+        }
+        #expect(soloed.filter { $0.status & 0xE0 == 0x80 } == [R.Received(frame: 0, status: 0x91, data1: 70, data2: 100),
+                                                                 R.Received(frame: half, status: 0x81, data1: 70, data2: 0)])
+    }
+
+    @Test func stopReleasesSoundingNotes() throws {
+        let (graph, output) = try R.graph()
+        defer { DisposeAUGraph(graph) }
+        let sequence = try S.newSequence()
+        defer { DisposeMusicSequence(sequence) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence, &track)
+        S.addNote(track!, 0, 60, 4, channel: 3)
+        MusicSequenceSetAUGraph(sequence, graph)
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, sequence)
+        MusicPlayerStart(p!)
+        var playing: DarwinBoolean = false
+        MusicPlayerIsPlaying(p!, &playing)
+        #expect(playing.boolValue)
+        let format = OCAFormat.canonical(sampleRate: Self.rate, channels: 2)
+        _ = try TestSupport.render(output, format: format, totalFrames: 4410, slices: [441])
+        var time = 0.0
+        MusicPlayerGetTime(p!, &time)
+        #expect(abs(time - 0.2) < 1e-9)  // 0.1 s at 120 BPM
+        MusicPlayerStop(p!)
+        MusicPlayerIsPlaying(p!, &playing)
+        #expect(!playing.boolValue)
+        _ = try TestSupport.render(output, format: format, totalFrames: 441, slices: [441], startTime: 4410)
+        let events = R.log.events
+        #expect(events.map(\.status) == [0x93, 0x83, 0xB3])
+        #expect(events.last.map { $0.data1 == 123 } == true)
+        #expect(R.log.sounding.isEmpty)
+        MusicPlayerGetTime(p!, &time)
+        #expect(abs(time - 0.2) < 1e-9)  // stopped where it was
+        MusicPlayerSetSequence(p!, nil)
+    }
+
+    final class Received: @unchecked Sendable {
+        let lock = NSLock()
+        var packets: [(stamp: UInt64, arrival: UInt64, bytes: [UInt8])] = []
+    }
+
+    @Test func playsToAVirtualDestinationOnTime() throws {
+        var client = MIDIClientRef()
+        try #require(MIDIClientCreate("MusicPlayerTests" as CFString, nil, nil, &client) == noErr)
+        defer { MIDIClientDispose(client) }
+        let received = Received()
+        var destination = MIDIEndpointRef()
+        try #require(MIDIDestinationCreateWithBlock(client, "MusicPlayerTests in" as CFString, &destination) { list, _ in
+            let now = AudioGetCurrentHostTime()
+            received.lock.lock(); defer { received.lock.unlock() }
+            for packet in list.unsafeSequence() { received.packets.append((packet.pointee.timeStamp, now, Array(packet.bytes()))) }
+        } == noErr)
+        defer { MIDIEndpointDispose(destination) }
+
+        let sequence = try S.newSequence()
+        defer { DisposeMusicSequence(sequence) }
+        let tempo = try S.tempoTrack(sequence)
+        MusicTrackNewExtendedTempoEvent(tempo, 0, 240)
+        MusicTrackNewExtendedTempoEvent(tempo, 1, 480)  // 0.25 s per beat, then 0.125 s
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence, &track)
+        let beats: [Double] = [0, 0.5, 1, 1.5, 2.25]
+        for (i, b) in beats.enumerated() { S.addNote(track!, b, UInt8(60 + i), 0.25) }
+        MusicSequenceSetMIDIEndpoint(sequence, destination)
+        var endpoint = MIDIEndpointRef()
+        #expect(MusicTrackGetDestMIDIEndpoint(track!, &endpoint) == noErr && endpoint == destination)
+
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, sequence)
+        try #require(MusicPlayerStart(p!) == noErr)
+        var start: UInt64 = 0
+        #expect(MusicPlayerGetHostTimeForBeats(p!, 0, &start) == noErr)
+        Thread.sleep(forTimeInterval: 0.8)
+        var now = 0.0
+        MusicPlayerGetTime(p!, &now)
+        #expect(now > 4.5 && now < 7, "time \(now)")  // 1 beat in 0.25 s, then 8 beats a second: 5.4 after 0.8 s
+        MusicPlayerStop(p!)
+        var beatsAfter = 0.0
+        #expect(MusicPlayerGetBeatsForHostTime(p!, start, &beatsAfter) == kAudioToolboxErr_InvalidPlayerState)
+        Thread.sleep(forTimeInterval: 0.05)
+
+        received.lock.lock()
+        let packets = received.packets
+        received.lock.unlock()
+        let ons = packets.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x90 }
+        #expect(ons.map { $0.bytes[1] } == [60, 61, 62, 63, 64])
+        let seconds = [0, 0.125, 0.25, 0.3125, 0.40625]
+        var worstStamp = 0.0, worstArrival = 0.0
+        for (on, s) in zip(ons, seconds) {
+            let stampError = abs(Double(Int64(on.stamp) - Int64(start)) / 1e9 - s)
+            worstStamp = max(worstStamp, stampError)
+            worstArrival = max(worstArrival, Double(Int64(on.arrival) - Int64(on.stamp)) / 1e9)
+        }
+        #expect(worstStamp < 0.001, "time stamp error \(worstStamp * 1000) ms")
+        #expect(worstArrival < 0.02, "arrival after time stamp \(worstArrival * 1000) ms")
+        print("MusicPlayer endpoint timing: worst stamp error \(worstStamp * 1e3) ms, worst arrival lag \(worstArrival * 1e3) ms")
+        // Every note-on got its note-off; stop sent all-notes-off on channel 0.
+        #expect(packets.filter { $0.bytes.first == 0x80 }.count == 5)
+        #expect(packets.last?.bytes == [0xB0, 123, 0])
+    }
+
+    @Test func userEventsReachTheCallback() throws {
+        final class Calls: @unchecked Sendable {
+            let lock = NSLock()
+            var list: [(Double, [UInt8], Bool)] = []
+        }
+        let calls = Calls()
+        let sequence = try S.newSequence()
+        defer { DisposeMusicSequence(sequence) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence, &track)
+        for (i, beat) in [0.0, 0.25].enumerated() {
+            var user: [UInt8] = [2, 0, 0, 0, UInt8(i), 9, 0, 0]
+            user.withUnsafeMutableBytes { MusicTrackNewUserEvent(track!, beat, $0.baseAddress!.assumingMemoryBound(to: MusicEventUserData.self)) }
+        }
+        MusicSequenceSetUserCallback(sequence, { clientData, _, _, time, data, start, end in
+            let calls = Unmanaged<Calls>.fromOpaque(clientData!).takeUnretainedValue()
+            let bytes = Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(data) + 4, count: Int(data.pointee.length)))
+            calls.lock.lock(); defer { calls.lock.unlock() }
+            calls.list.append((time, bytes, start <= time && time < end))
+        }, Unmanaged.passUnretained(calls).toOpaque())
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, sequence)
+        MusicPlayerStart(p!)
+        Thread.sleep(forTimeInterval: 0.4)
+        MusicPlayerStop(p!)
+        calls.lock.lock(); defer { calls.lock.unlock() }
+        #expect(calls.list.map(\.0) == [0, 0.25])
+        #expect(calls.list.map(\.1) == [[0, 9], [1, 9]])
+        #expect(calls.list.allSatisfy { $0.2 })
+    }
+}
