@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // libFuzzer targets for the parsers of hostile input: one per container (MP3 with its ID3 tags, native FLAC, MP4/M4A), AudioFileStream, ExtAudioFile
-// reading with a client format (converter and resampler), afinfo's report, the RTP-MIDI packet parser and the SoundFont parser.
+// reading with a client format (converter and resampler), afinfo's report, the RTP-MIDI packet parser, the SoundFont parser and Standard MIDI Files (MusicSequenceFileLoadData).
 // Run: FuzzTesting/run.sh [seconds-per-target]
 import PackageDescription
 
@@ -25,5 +25,6 @@ let package = Package(
         .executableTarget(name: "FuzzSoundFont", dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")], swiftSettings: fuzzer),
         .executableTarget(name: "FuzzRTPMIDI", dependencies: [.product(name: "CoreMIDI", package: "OpenCoreAudio")], swiftSettings: fuzzer),
         .executableTarget(name: "FuzzMIDIBytes", dependencies: [.product(name: "CoreMIDI", package: "OpenCoreAudio")], swiftSettings: fuzzer),
+        .executableTarget(name: "FuzzMIDIFile", dependencies: exercises, swiftSettings: fuzzer),
     ]
 )

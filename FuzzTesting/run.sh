@@ -4,6 +4,7 @@
 # reading with a client format (the converter and resampler behind it), afinfo's report, and network MIDI's
 # RTP-MIDI/AppleMIDI packet parser (FuzzRTPMIDI, whose corpus is Corpus/rtpmidi: seeds and regressions alike).
 # Core MIDI's MIDI 1.0 byte parser with UMP conversion (FuzzMIDIBytes) has its own corpus in FuzzTesting/MIDICorpus.
+# Standard MIDI Files (FuzzMIDIFile, MusicSequenceFileLoadData) start from the .mid files kept in Corpus/regressions.
 # Usage: FuzzTesting/run.sh [seconds-per-target] [target...]
 # Each target starts from the kept corpus (FuzzTesting/Corpus: regression inputs and a minimised corpus)
 # plus seeds generated with sox. Crashes are written to FuzzTesting/crashes/ and fail the run; a crash's
@@ -14,7 +15,7 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzMIDIBytes)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzMIDIBytes FuzzMIDIFile)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
 seeds=$(mktemp -d)

@@ -305,3 +305,34 @@ import Testing
         #expect(MusicSequenceSetSequenceType(sequence, .seconds) == kAudioToolboxErr_InvalidSequenceType)
     }
 }
+
+/// The MIDI seeds kept in the fuzz corpus (scripts/make-midi-seeds.py) load as intended; the corpus replay
+/// tests (Tests/ToolsTests) also run them through exerciseMIDIFile.
+@Suite struct MIDIFileSeedTests {
+    static let regressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("FuzzTesting/Corpus/regressions")
+
+    @Test(arguments: [("midi-mido-format1.mid", noErr), ("midi-format0-running-status.mid", noErr), ("midi-smpte.mid", noErr),
+                      ("midi-track-length-huge.mid", kAudioFileInvalidFileError), ("midi-vlq-unterminated.mid", kAudioFileInvalidFileError)])
+    func seedLoads(_ name: String, _ expected: OSStatus) throws {
+        let data = try Data(contentsOf: Self.regressions.appendingPathComponent(name))
+        let (status, seq) = SequenceSupport.load([UInt8](data))
+        #expect(status == expected)
+        DisposeMusicSequence(seq!)
+    }
+
+    @Test func format0SeedPairsNotesThroughRunningStatus() throws {
+        let data = try Data(contentsOf: Self.regressions.appendingPathComponent("midi-format0-running-status.mid"))
+        let (status, seq) = SequenceSupport.load([UInt8](data))
+        try #require(status == noErr)
+        defer { DisposeMusicSequence(seq!) }
+        let events = SequenceSupport.events(try SequenceSupport.track(seq!, 0))
+        let notes = events.compactMap { e in e.note.map { (e.time, $0.note, $0.duration, $0.releaseVelocity) } }
+        #expect(notes.map(\.1) == [60, 64, 48])
+        #expect(notes[0].0 == 0 && notes[0].2 == 1)              // off by velocity 0 at tick 96
+        #expect(notes[1].2 == Float32(96 + 48 + 10 + 200) / 96)  // E4 (running status) ends at tick 354
+        #expect(notes[2].2 == 0.5 && notes[2].3 == 0x20)
+        let raw = events.filter { $0.type == kMusicEventType_MIDIRawData }.map { Array($0.bytes.dropFirst(4)) }
+        #expect(raw == [[0xF0, 0x43, 0x12, 0x00], [0x01, 0xF7]])
+    }
+}

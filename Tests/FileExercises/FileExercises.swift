@@ -1,7 +1,7 @@
 // What the fuzz targets (FuzzTesting/) and the corpus replay tests share: open hostile bytes as an audio
 // file through AudioFileOpenWithCallbacks (with a type hint), make the reads and property calls a client
 // makes, read through ExtAudioFile with a client format (the converter and resampler behind it), print
-// afinfo's report, and feed AudioFileStream. Any trap, hang or sanitizer report is a bug.
+// afinfo's report, feed AudioFileStream, and load it as a Standard MIDI File. Any trap, hang or sanitizer report is a bug.
 import AudioToolbox
 import Foundation
 import ToolSupport
@@ -179,8 +179,69 @@ public func exerciseReport(_ data: UnsafeRawBufferPointer) {
     AudioFileClose(f)
 }
 
+/// Loads `data` as a Standard MIDI File (tracks kept, then split by channel), walks every event, asks
+/// the tempo and bar/beat maps, writes the sequence back as a MIDI file and loads that again.
+public func exerciseMIDIFile(_ data: UnsafeRawBufferPointer) {
+    let bytes = Data(data)
+    for flags: MusicSequenceLoadFlags in [[], .smf_ChannelsToTracks] {
+        var sequence: MusicSequence?
+        NewMusicSequence(&sequence)
+        guard let s = sequence else { return }
+        defer { DisposeMusicSequence(s) }
+        guard MusicSequenceFileLoadData(s, bytes as CFData, .anyType, flags) == noErr else { continue }
+        var count: UInt32 = 0
+        MusicSequenceGetTrackCount(s, &count)
+        var tracks: [MusicTrack] = []
+        var tempo: MusicTrack?
+        MusicSequenceGetTempoTrack(s, &tempo)
+        if let tempo { tracks.append(tempo) }
+        for i in 0..<count {
+            var t: MusicTrack?
+            MusicSequenceGetIndTrack(s, i, &t)
+            if let t { tracks.append(t) }
+        }
+        var last: MusicTimeStamp = 0
+        for t in tracks {
+            var iterator: MusicEventIterator?
+            NewMusicEventIterator(t, &iterator)
+            guard let it = iterator else { continue }
+            var has: DarwinBoolean = false
+            MusicEventIteratorHasCurrentEvent(it, &has)
+            while has.boolValue {
+                var time: MusicTimeStamp = 0
+                var type: MusicEventType = 0
+                var eventData: UnsafeRawPointer?
+                var size: UInt32 = 0
+                MusicEventIteratorGetEventInfo(it, &time, &type, &eventData, &size)
+                if let eventData, size > 0 { _ = UnsafeRawBufferPointer(start: eventData, count: Int(size)).reduce(0, &+) }
+                last = max(last, time)
+                MusicEventIteratorNextEvent(it)
+                MusicEventIteratorHasCurrentEvent(it, &has)
+            }
+            DisposeMusicEventIterator(it)
+        }
+        var seconds: Float64 = 0
+        MusicSequenceGetSecondsForBeats(s, last, &seconds)
+        var beats: MusicTimeStamp = 0
+        MusicSequenceGetBeatsForSeconds(s, seconds, &beats)
+        var bar = CABarBeatTime()
+        MusicSequenceBeatsToBarBeatTime(s, last, 480, &bar)
+        MusicSequenceBarBeatTimeToBeats(s, &bar, &beats)
+        _ = MusicSequenceGetInfoDictionary(s)
+        var written: Unmanaged<CFData>?
+        guard MusicSequenceFileCreateData(s, .midiType, [], 0, &written) == noErr, let w = written?.takeRetainedValue() else { continue }
+        var again: MusicSequence?
+        NewMusicSequence(&again)
+        if let again {
+            MusicSequenceFileLoadData(again, w, .midiType, [])
+            DisposeMusicSequence(again)
+        }
+    }
+}
+
 /// Everything above, for one input: what the corpus replay tests run on each kept file.
 public func exerciseAll(_ data: UnsafeRawBufferPointer) {
+    exerciseMIDIFile(data)
     exerciseFile(data, hints: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type, kAudioFileFLACType, kAudioFileM4AType])
     for selector: UInt8 in [0, 9, 0x22, 0x45, 0x63] { exerciseExtAudioFile(data, selector: selector, frameLimit: 1 << 16) }
     exerciseReport(data)
