@@ -11,7 +11,10 @@
 // or disposed) may come from any other thread, one thread per object at a time, and may block or
 // allocate. Property listeners are called synchronously on the thread that made the change, never on
 // the render thread. AudioConverterFillComplexBuffer on one converter is one thread at a time and
-// allocates nothing once running.
+// allocates nothing once running. Music sequences, tracks, iterators and players (MusicPlayer.h) may be
+// used from any thread except the render thread (one lock guards them all); a playing MusicPlayer sends
+// graph-bound MIDI from a pre-render notification of the graph's output unit, and endpoint MIDI,
+// parameter events and user-event callbacks from its own thread.
 @_exported import CoreAudioTypes
 @_exported import CoreAudio
 @_exported import CoreMIDI
