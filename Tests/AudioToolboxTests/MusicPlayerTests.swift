@@ -360,4 +360,85 @@ import Testing
         MusicPlayerStop(p!)
         MusicPlayerSetSequence(p!, nil)
     }
+
+    /// MusicPlayerSetTime while playing: sounding notes are released at once and play carries on from the new
+    /// beat, its frame 0 being the first slice rendered after the call.
+    @Test func seekWhilePlaying() throws {
+        let (graph, output) = try R.graph()
+        defer { DisposeAUGraph(graph) }
+        let (status, seq) = S.load(Self.tempoFile())
+        try #require(status == noErr)
+        defer { DisposeMusicSequence(seq!) }
+        MusicSequenceSetAUGraph(seq!, graph)
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, seq!)
+        try #require(MusicPlayerStart(p!) == noErr)
+        let format = OCAFormat.canonical(sampleRate: Self.rate, channels: 2)
+        _ = try TestSupport.render(output, format: format, totalFrames: 441 * 40, slices: [441])  // 0.4 s: note 62 sounds
+        R.log.reset()
+        try #require(MusicPlayerSetTime(p!, 5.5) == noErr)  // tick 2640: note 65 (from 2399) is not replayed
+        var playing: DarwinBoolean = false
+        MusicPlayerIsPlaying(p!, &playing)
+        #expect(playing.boolValue)
+        let resume = 441 * 40
+        _ = try TestSupport.render(output, format: format, totalFrames: 441 * 100, slices: [441], startTime: Double(resume))
+        MusicPlayerStop(p!)
+        MusicPlayerSetSequence(p!, nil)
+        let notes = R.log.events.filter { $0.status & 0xE0 == 0x80 }
+        let start = Self.seconds(2640)
+        let expected = [R.Received(frame: resume, status: 0x80, data1: 62, data2: 0)]
+            + [(3001, 0x90, 67, 100), (3002, 0x80, 67, 0)].map { tick, status, note, velocity in
+                R.Received(frame: resume + Int(((Self.seconds(tick) - start) * Self.rate).rounded()), status: UInt8(status), data1: UInt8(note),
+                           data2: UInt8(velocity))
+            }
+        #expect(notes == expected)
+    }
+
+    /// A virtual source as the destination: its packets go out through MIDIReceived when due, and an input
+    /// port connected to the source receives them.
+    @Test func playsFromAVirtualSource() throws {
+        var client = MIDIClientRef()
+        try #require(MIDIClientCreate("MusicPlayerTests source" as CFString, nil, nil, &client) == noErr)
+        defer { MIDIClientDispose(client) }
+        var source = MIDIEndpointRef()
+        try #require(MIDISourceCreate(client, "MusicPlayerTests out" as CFString, &source) == noErr)
+        defer { MIDIEndpointDispose(source) }
+        let received = Received()
+        var port = MIDIPortRef()
+        try #require(MIDIInputPortCreateWithBlock(client, "in" as CFString, &port) { list, _ in
+            let now = AudioGetCurrentHostTime()
+            received.lock.lock(); defer { received.lock.unlock() }
+            for packet in list.unsafeSequence() { received.packets.append((packet.pointee.timeStamp, now, Array(packet.bytes()))) }
+        } == noErr)
+        MIDIPortConnectSource(port, source, nil)
+        let sequence = try S.newSequence()
+        defer { DisposeMusicSequence(sequence) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence, &track)
+        S.addNote(track!, 0, 60, 0.1)
+        S.addNote(track!, 0.4, 62, 0.1)  // 0.2 s at 120 BPM
+        MusicTrackSetDestMIDIEndpoint(track!, source)
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, sequence)
+        try #require(MusicPlayerStart(p!) == noErr)
+        var start: UInt64 = 0
+        MusicPlayerGetHostTimeForBeats(p!, 0, &start)
+        var beat = 0.0
+        #expect(MusicPlayerGetBeatsForHostTime(p!, start + 250_000_000, &beat) == noErr && abs(beat - 0.5) < 1e-9)
+        Thread.sleep(forTimeInterval: 0.4)
+        MusicPlayerStop(p!)
+        received.lock.lock(); defer { received.lock.unlock() }
+        let ons = received.packets.filter { $0.bytes.first == 0x90 }
+        #expect(ons.map { $0.bytes[1] } == [60, 62])
+        if ons.count == 2 {
+            let gap = Double(ons[1].stamp - ons[0].stamp) / 1e9
+            #expect(abs(gap - 0.2) < 0.001, "time stamps \(gap) s apart")
+            let late = Double(Int64(ons[1].arrival) - Int64(start)) / 1e9 - 0.2
+            #expect(late > -0.001 && late < 0.05, "second note \(late * 1000) ms late")
+        }
+    }
 }
