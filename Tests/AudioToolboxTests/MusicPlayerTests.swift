@@ -441,4 +441,29 @@ import Testing
             #expect(late > -0.001 && late < 0.05, "second note \(late * 1000) ms late")
         }
     }
+
+    /// Tracks without a destination use the default graph where one can be made; where not (no instrument or
+    /// output device here), playing still starts and stops cleanly.
+    @Test func playsWithoutADestination() throws {
+        let sequence = try S.newSequence()
+        defer { DisposeMusicSequence(sequence) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence, &track)
+        S.addNote(track!, 0, 60, 1)
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, sequence)
+        #expect(MusicPlayerPreroll(p!) == noErr)
+        #expect(MusicPlayerStart(p!) == noErr)
+        var playing: DarwinBoolean = false
+        MusicPlayerIsPlaying(p!, &playing)
+        #expect(playing.boolValue)
+        #expect(MusicPlayerSetSequence(p!, nil) == kAudioToolboxErr_InvalidPlayerState)
+        #expect(MusicPlayerStop(p!) == noErr)
+        MusicPlayerIsPlaying(p!, &playing)
+        #expect(!playing.boolValue)
+        #expect(MusicPlayerSetPlayRateScalar(p!, 0) == kAudio_ParamError)
+        MusicPlayerSetSequence(p!, nil)
+    }
 }

@@ -69,6 +69,14 @@ final class MusicPlayerObject: @unchecked Sendable {
     /// Opens and initializes the sequence's graph if needed.
     func preroll() -> OSStatus {
         guard let sequence else { return kAudioToolboxErr_NoSequence }
+        // Tracks with nowhere to go play through the default graph, as on Apple's; where it cannot be made
+        // (no instrument or output here) the player plays on without it.
+        if sequence.needsDefaultGraph && sequence.makeDefaultGraph() == noErr, let g = sequence.ownedGraph {
+            if AUGraphOpen(g) != noErr || AUGraphInitialize(g) != noErr {
+                DisposeAUGraph(g)
+                sequence.ownedGraph = nil
+            }
+        }
         if let graph = sequence.graph ?? sequence.ownedGraph {
             var flag: DarwinBoolean = false
             AUGraphIsOpen(graph, &flag)
@@ -96,7 +104,10 @@ final class MusicPlayerObject: @unchecked Sendable {
             }
             var running: DarwinBoolean = false
             AUGraphIsRunning(graph, &running)
-            if !running.boolValue { let s = AUGraphStart(graph); if s != noErr { return s } }
+            if !running.boolValue {
+                let s = AUGraphStart(graph)
+                if s != noErr && graph != sequence.ownedGraph { return s }
+            }
         }
         let s = Session(schedule: PlayerSchedule(sequence, from: position), rate: rate, graph: graph, sampleRate: sampleRate, sequence: sequence)
         if let graph, let plan = s.plan {

@@ -113,27 +113,9 @@ public func MusicSequenceGetAUGraph(_ inSequence: MusicSequence, _ outGraph: Uns
             outGraph.pointee = g
             return noErr
         }
-        var graph: AUGraph?
-        NewAUGraph(&graph)
-        guard let graph else { return kAudio_ParamError }
-        var synth = AudioComponentDescription(componentType: kAudioUnitType_MusicDevice, componentSubType: kAudioUnitSubType_DLSSynth,
-                                              componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        for subtype in [kAudioUnitSubType_DLSSynth, kAudioUnitSubType_Sampler, kAudioUnitSubType_MIDISynth] {
-            synth.componentSubType = subtype
-            if AudioComponentFindNext(nil, &synth) != nil { break }
-        }
-        var output = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_DefaultOutput,
-                                               componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        var synthNode: AUNode = 0, outputNode: AUNode = 0
-        var status = AUGraphAddNode(graph, &synth, &synthNode)
-        if status == noErr { status = AUGraphAddNode(graph, &output, &outputNode) }
-        if status == noErr { status = AUGraphConnectNodeInput(graph, synthNode, 0, outputNode, 0) }
-        guard status == noErr else {
-            DisposeAUGraph(graph)
-            return status
-        }
-        s.ownedGraph = graph
-        outGraph.pointee = graph
+        let status = s.makeDefaultGraph()
+        guard status == noErr else { return status }
+        outGraph.pointee = s.ownedGraph
         return noErr
     }
 }

@@ -70,6 +70,40 @@ final class MusicSequenceObject {
         return nil
     }
 
+    /// Makes the graph a sequence plays through when none was set, as Apple's does: a music device (DLSSynth
+    /// where present, else AUSampler or MIDISynth) into the default output.
+    func makeDefaultGraph() -> OSStatus {
+        var graph: AUGraph?
+        NewAUGraph(&graph)
+        guard let graph else { return kAudio_ParamError }
+        var synth = AudioComponentDescription(componentType: kAudioUnitType_MusicDevice, componentSubType: kAudioUnitSubType_DLSSynth,
+                                              componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        for subtype in [kAudioUnitSubType_DLSSynth, kAudioUnitSubType_Sampler, kAudioUnitSubType_MIDISynth] {
+            synth.componentSubType = subtype
+            if AudioComponentFindNext(nil, &synth) != nil { break }
+        }
+        var output = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_DefaultOutput,
+                                               componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var synthNode: AUNode = 0, outputNode: AUNode = 0
+        var status = AUGraphAddNode(graph, &synth, &synthNode)
+        if status == noErr { status = AUGraphAddNode(graph, &output, &outputNode) }
+        if status == noErr { status = AUGraphConnectNodeInput(graph, synthNode, 0, outputNode, 0) }
+        guard status == noErr else {
+            DisposeAUGraph(graph)
+            return status
+        }
+        ownedGraph = graph
+        return noErr
+    }
+
+    /// Whether some track has MIDI to play and neither a node nor an endpoint to play it to.
+    var needsDefaultGraph: Bool {
+        graph == nil && ownedGraph == nil && tracks.contains { t in
+            t.destEndpoint == nil && t.destNode == nil
+                && t.events.contains { $0.type == kMusicEventType_MIDINoteMessage || $0.type == kMusicEventType_MIDIChannelMessage }
+        }
+    }
+
     /// Reverses every track's events in time (notes keep their durations and end where they began).
     func reverse() {
         let end = max(length, tempoTrack.length)
