@@ -466,4 +466,25 @@ import Testing
         #expect(MusicPlayerSetPlayRateScalar(p!, 0) == kAudio_ParamError)
         MusicPlayerSetSequence(p!, nil)
     }
+
+    /// A loop forever of an absurdly short length is bounded (by pass count), not unrolled without end.
+    @Test func tinyEndlessLoopIsBounded() throws {
+        let sequence = try S.newSequence()
+        defer { DisposeMusicSequence(sequence) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence, &track)
+        S.addNote(track!, 0, 60, 1e-6)
+        var loop = MusicTrackLoopInfo(loopDuration: 1e-6, numberOfLoops: 0)
+        #expect(MusicTrackSetProperty(track!, kSequenceTrackProperty_LoopInfo, &loop, UInt32(MemoryLayout<MusicTrackLoopInfo>.size)) == noErr)
+        MusicTrackSetDestMIDIEndpoint(track!, 0xFFFF_FFF0)  // no such endpoint: nothing is delivered
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, sequence)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { MusicPlayerStart(p!) }
+        #expect(elapsed < .seconds(20), "start took \(elapsed)")
+        MusicPlayerStop(p!)
+        MusicPlayerSetSequence(p!, nil)
+    }
 }

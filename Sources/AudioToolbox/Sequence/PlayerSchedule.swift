@@ -36,7 +36,7 @@ struct PlayerSchedule {
     /// Loops that the track says repeat forever are unrolled this many beats past the start (and at most
     /// `maximumItems` events are scheduled): a player runs for hours before it would run out.
     static let foreverHorizon: Double = 100_000
-    static let maximumItems = 4_000_000
+    static let maximumItems = 1_000_000
 
     init(_ sequence: MusicSequenceObject, from beat: Double) {
         startBeat = beat
@@ -64,7 +64,10 @@ struct PlayerSchedule {
             var shifts: [(shift: Double, from: Double)] = [(0, 0)]
             if loop.loopDuration > 0 {
                 let from = max(0, length - loop.loopDuration)
-                let passes = loop.numberOfLoops == 0 ? Int.max : Int(loop.numberOfLoops)
+                // Bounded however short the loop: by the horizon and by the events the passes would make.
+                let perPass = max(1, track.events.count - track.firstIndex(atOrAfter: from))
+                let cap = min(Self.maximumItems / perPass, 100_000)
+                let passes = min(loop.numberOfLoops == 0 ? Int.max : Int(loop.numberOfLoops), cap)
                 var k = 1
                 while k < passes {
                     let shift = Double(k) * loop.loopDuration
@@ -73,7 +76,7 @@ struct PlayerSchedule {
                     k += 1
                 }
             }
-            for (shift, from) in shifts {
+            for (shift, from) in shifts where raw.count < Self.maximumItems {
                 for e in track.events where e.time >= from {
                     if shift > 0 && e.time >= length { continue }
                     let t = e.time + shift + track.offset
