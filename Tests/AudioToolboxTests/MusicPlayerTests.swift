@@ -487,4 +487,21 @@ import Testing
         MusicPlayerStop(p!)
         MusicPlayerSetSequence(p!, nil)
     }
+
+    /// Parameter events reach the destination unit as immediate scheduled parameters at their frame.
+    @Test func parameterEventsAreSampleAccurate() throws {
+        let file = S.header(format: 1, tracks: 2, division: 480) + S.chunk([0x00, 0xFF, 0x2F, 0x00])
+            + S.chunk([0x00, 0x90, 60, 100] + S.vlq(480) + [0x80, 60, 0, 0x00, 0xFF, 0x2F, 0x00])
+        let beats: [Double] = [0.1, 0.75, 1.337]
+        _ = try Self.playOffline(file, slices: [441, 512], seconds: 1) { sequence, _ in
+            let track = try S.track(sequence, 0)
+            for (i, b) in beats.enumerated() {
+                var p = ParameterEvent(parameterID: 7, scope: kAudioUnitScope_Global, element: 0, value: Float32(i))
+                MusicTrackNewParameterEvent(track, b, &p)
+            }
+        }
+        let got = R.log.parameters.map { "\($0.frame) \($0.id) \($0.value)" }
+        let expected = beats.enumerated().map { "\(Int(($1 * 0.5 * Self.rate).rounded())) 7 \(Float32($0))" }
+        #expect(got == expected)
+    }
 }

@@ -23,6 +23,10 @@ enum RecordingInstrumentPlugIn {
     final class Log: @unchecked Sendable {
         let lock = NSLock()
         var pending: [(offset: UInt32, status: UInt8, d1: UInt8, d2: UInt8)] = []
+        /// Scheduled parameters waiting for the next render: (offset, parameter, value).
+        var pendingParameters: [(UInt32, AudioUnitParameterID, Float32)] = []
+        /// Applied parameters: absolute frame, parameter, value.
+        var parameters: [(frame: Int, id: AudioUnitParameterID, value: Float32)] = []
         var received: [Received] = []
         var sounding = Set<Int>()
         var format = OCAFormat.canonical(sampleRate: 44100, channels: 2)
@@ -31,7 +35,7 @@ enum RecordingInstrumentPlugIn {
 
         func reset() {
             lock.lock(); defer { lock.unlock() }
-            pending = []; received = []; sounding = []
+            pending = []; received = []; sounding = []; pendingParameters = []; parameters = []
         }
         var events: [Received] {
             lock.lock(); defer { lock.unlock() }
@@ -98,10 +102,20 @@ enum RecordingInstrumentPlugIn {
         return noErr
     }
 
+    static let scheduleParameters: AudioUnitScheduleParametersProc = { _, events, count in
+        log.lock.lock(); defer { log.lock.unlock() }
+        for i in 0..<Int(count) where events[i].eventType.rawValue == 1 {  // immediate
+            log.pendingParameters.append((events[i].eventValues.immediate.bufferOffset, events[i].parameter, events[i].eventValues.immediate.value))
+        }
+        return noErr
+    }
+
     static let render: AudioUnitRenderProc = { _, _, timeStamp, _, frames, ioData in
         guard log.initialized else { return kAudioUnitErr_Uninitialized }
         log.lock.lock(); defer { log.lock.unlock() }
         let start = Int(timeStamp.pointee.mSampleTime)
+        for (offset, id, value) in log.pendingParameters { log.parameters.append((start + Int(offset), id, value)) }
+        log.pendingParameters = []
         let events = log.pending.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
         log.pending = []
         var next = 0
@@ -137,6 +151,7 @@ enum RecordingInstrumentPlugIn {
         case kAudioUnitSetPropertySelect: unsafeBitCast(setProperty, to: AudioComponentMethod.self)
         case kAudioUnitRenderSelect: unsafeBitCast(render, to: AudioComponentMethod.self)
         case kMusicDeviceMIDIEventSelect: unsafeBitCast(midiEvent, to: AudioComponentMethod.self)
+        case kAudioUnitScheduleParametersSelect: unsafeBitCast(scheduleParameters, to: AudioComponentMethod.self)
         default: nil
         }
     }

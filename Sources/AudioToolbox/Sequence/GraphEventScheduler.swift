@@ -2,7 +2,7 @@ import Synchronization
 
 /// Sends a player's graph events from a pre-render notification of the graph's head unit: each slice
 /// sends every event whose frame falls in [slice start, slice end) to its unit with
-/// MusicDeviceMIDIEvent (or MusicDeviceSysEx) at its exact offset in the slice. The first slice after a
+/// MusicDeviceMIDIEvent (MusicDeviceSysEx, AudioUnitScheduleParameters) at its exact offset in the slice. The first slice after a
 /// plan is published is the plan's frame 0. Nothing here allocates or locks.
 final class GraphEventScheduler: @unchecked Sendable {
     /// The plan to play (published by the player; nil: send nothing).
@@ -45,10 +45,20 @@ final class GraphEventScheduler: @unchecked Sendable {
                 let e = plan.events[cursor]
                 guard e.frame < end else { break }
                 let offset = UInt32(clamping: max(0, e.frame - start))
-                if e.isSysEx {
-                    MusicDeviceSysEx(e.unit, plan.sysEx.baseAddress! + Int(e.sysExStart), UInt32(e.sysExLength))
-                } else {
+                switch e.kind {
+                case .midi:
                     MusicDeviceMIDIEvent(e.unit, UInt32(e.status), UInt32(e.data1), UInt32(e.data2), offset)
+                case .sysEx:
+                    MusicDeviceSysEx(e.unit, plan.sysEx.baseAddress! + Int(e.sysExStart), UInt32(e.sysExLength))
+                case .parameter:
+                    var event = AudioUnitParameterEvent()
+                    event.scope = e.parameter.scope
+                    event.element = e.parameter.element
+                    event.parameter = e.parameter.parameterID
+                    event.eventType = AUParameterEventType(rawValue: 1)!  // immediate
+                    event.eventValues.immediate.bufferOffset = offset
+                    event.eventValues.immediate.value = e.parameter.value
+                    AudioUnitScheduleParameters(e.unit, &event, 1)
                 }
                 cursor += 1
             }

@@ -3,8 +3,8 @@ import Foundation
 
 /// A player: the sequence it plays, its position, rate scalar and, while playing, the session that
 /// delivers events. Graph-bound MIDI goes through a GraphEventScheduler on the head unit's render
-/// notification (sample-accurate, offline rendering included); events for MIDI endpoints, parameter
-/// events and user events go through the player thread by host time (MIDI destinations receive their
+/// notification (sample-accurate, offline rendering included, parameter events too); events for MIDI
+/// endpoints, AU preset events and user events go through the player thread by host time (MIDI destinations receive their
 /// packets ahead of time with time stamps, which CoreMIDI delivers when due).
 final class MusicPlayerObject: @unchecked Sendable {
     static let handles = LiveHandleTable()
@@ -52,6 +52,7 @@ final class MusicPlayerObject: @unchecked Sendable {
             threadItems = schedule.items.indices.filter {
                 if case .unit = schedule.items[$0].target, case .midi = schedule.items[$0].action { return false }
                 if case .unit = schedule.items[$0].target, case .sysEx = schedule.items[$0].action { return false }
+                if case .unit = schedule.items[$0].target, case .parameter = schedule.items[$0].action { return false }
                 return true
             }
             hostStart = AudioGetCurrentHostTime()
@@ -252,6 +253,13 @@ final class MusicPlayerObject: @unchecked Sendable {
             if case .endpoint(let e) = item.target { sendPacket(e, data, at: hostTime) }
         case .parameter(let p):
             if case .unit(let unit) = item.target { AudioUnitSetParameter(unit, p.parameterID, p.scope, p.element, p.value, 0) }
+        case .preset(let payload):
+            // The unit's ClassInfo from the event's property list (the payload keeps it alive).
+            guard case .unit(let unit) = item.target else { return }
+            let event = payload.load(as: AUPresetEvent.self)
+            var preset: CFPropertyList? = event.preset.takeUnretainedValue()
+            AudioUnitSetProperty(unit, kAudioUnitProperty_ClassInfo, event.scope, event.element, &preset,
+                                 UInt32(MemoryLayout<CFPropertyList?>.size))
         case .user(let payload, let track):
             guard let callback = s.callback, let seq = s.sequenceHandle, let track else { return }
             let end = item.beat.nextUp

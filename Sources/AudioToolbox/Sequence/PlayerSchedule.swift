@@ -16,6 +16,7 @@ struct PlayerSchedule {
         case sysEx([UInt8])
         case parameter(ParameterEvent)
         case user(MusicEventPayload, track: MusicTrack?)
+        case preset(MusicEventPayload)
     }
     struct Item {
         var beat: Double
@@ -98,6 +99,8 @@ struct PlayerSchedule {
                         raw.append(Item(beat: t, seconds: 0, target: target, action: .sysEx(e.payload.data(from: 4)), order: order))
                     case kMusicEventType_Parameter where t >= beat:
                         raw.append(Item(beat: t, seconds: 0, target: target, action: .parameter(e.payload.load(as: ParameterEvent.self)), order: order))
+                    case kMusicEventType_AUPreset where t >= beat:
+                        raw.append(Item(beat: t, seconds: 0, target: target, action: .preset(e.payload), order: order))
                     case kMusicEventType_User where t >= beat:
                         raw.append(Item(beat: t, seconds: 0, target: .none, action: .user(e.payload, track: track.handle), order: order))
                     default:
