@@ -56,7 +56,10 @@ import Testing
         #expect(MusicEventIteratorPreviousEvent(i) == kAudioToolboxErr_StartOfTrack)
         #expect(MusicEventIteratorSeek(i, 2.5) == noErr)
         var time = 0.0
-        MusicEventIteratorGetEventInfo(i, &time, nil, nil, nil)
+        var type: MusicEventType = 0
+        var data: UnsafeRawPointer?
+        var size: UInt32 = 0
+        MusicEventIteratorGetEventInfo(i, &time, &type, &data, &size)
         #expect(time == 3)
         MusicEventIteratorHasNextEvent(i, &flag)
         #expect(flag.boolValue)  // on the last event
@@ -64,12 +67,9 @@ import Testing
         MusicEventIteratorHasCurrentEvent(i, &flag)
         #expect(!flag.boolValue)
         #expect(MusicEventIteratorNextEvent(i) == kAudioToolboxErr_EndOfTrack)
-        #expect(MusicEventIteratorGetEventInfo(i, &time, nil, nil, nil) == kAudioToolboxErr_EndOfTrack)
+        #expect(MusicEventIteratorGetEventInfo(i, &time, &type, &data, &size) == kAudioToolboxErr_EndOfTrack)
         #expect(MusicEventIteratorSeek(i, kMusicTimeStamp_EndOfTrack) == noErr)
         #expect(MusicEventIteratorPreviousEvent(i) == noErr)
-        var type: MusicEventType = 0
-        var data: UnsafeRawPointer?
-        var size: UInt32 = 0
         MusicEventIteratorGetEventInfo(i, &time, &type, &data, &size)
         #expect(time == 3 && type == kMusicEventType_MIDINoteMessage && size == 8)
         #expect(data?.loadUnaligned(as: MIDINoteMessage.self).note == 63)
@@ -78,11 +78,11 @@ import Testing
         var cc = MIDIChannelMessage(status: 0xB0, data1: 1, data2: 2, reserved: 0)
         #expect(MusicEventIteratorSetEventInfo(i, kMusicEventType_MIDIChannelMessage, &cc) == noErr)
         #expect(MusicEventIteratorSetEventTime(i, 0.5) == noErr)
-        MusicEventIteratorGetEventInfo(i, &time, &type, nil, nil)
+        MusicEventIteratorGetEventInfo(i, &time, &type, &data, &size)
         #expect(time == 0.5 && type == kMusicEventType_MIDIChannelMessage)
         #expect(Self.times(track) == [0, 0.5, 1, 2])
         #expect(MusicEventIteratorDeleteEvent(i) == noErr)
-        MusicEventIteratorGetEventInfo(i, &time, nil, nil, nil)
+        MusicEventIteratorGetEventInfo(i, &time, &type, &data, &size)
         #expect(time == 1)  // now on the next event
         #expect(Self.times(track) == [0, 1, 2])
         #expect(MusicEventIteratorSetEventInfo(i, 77, &cc) == kAudioToolboxErr_InvalidEventType)
@@ -147,8 +147,11 @@ import Testing
         size = 1
         MusicTrackGetProperty(t, kSequenceTrackProperty_MuteStatus, &muted, &size)
         #expect(muted.boolValue)
-        size = 0
-        #expect(MusicTrackGetProperty(t, kSequenceTrackProperty_OffsetTime, nil, &size) == noErr && size == 8)
+        var offset = -1.0
+        size = 4
+        #expect(MusicTrackGetProperty(t, kSequenceTrackProperty_OffsetTime, &offset, &size) == kAudio_ParamError)  // too small
+        size = 8
+        #expect(MusicTrackGetProperty(t, kSequenceTrackProperty_OffsetTime, &offset, &size) == noErr && size == 8 && offset == 0)
         var resolution: Int16 = 0
         size = 2
         #expect(MusicTrackGetProperty(t, kSequenceTrackProperty_TimeResolution, &resolution, &size) == kAudio_ParamError)

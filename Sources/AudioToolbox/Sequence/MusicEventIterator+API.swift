@@ -62,19 +62,19 @@ public func MusicEventIteratorPreviousEvent(_ inIterator: MusicEventIterator) ->
 }
 
 /// Apple's `MusicEventIteratorGetEventInfo`: the current event's time, type, data (owned by the track,
-/// read-only, valid until the event is changed) and data size; nil for what is not wanted.
+/// read-only, valid until the event is changed) and data size.
 @discardableResult
-public func MusicEventIteratorGetEventInfo(_ inIterator: MusicEventIterator, _ outTimeStamp: UnsafeMutablePointer<MusicTimeStamp>?,
-                                           _ outEventType: UnsafeMutablePointer<MusicEventType>?,
-                                           _ outEventData: UnsafeMutablePointer<UnsafeRawPointer?>?,
-                                           _ outEventDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+public func MusicEventIteratorGetEventInfo(_ inIterator: MusicEventIterator, _ outTimeStamp: UnsafeMutablePointer<MusicTimeStamp>,
+                                           _ outEventType: UnsafeMutablePointer<MusicEventType>,
+                                           _ outEventData: UnsafeMutablePointer<UnsafeRawPointer?>,
+                                           _ outEventDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
     withIterator(inIterator) { i in
         guard i.hasCurrent else { return kAudioToolboxErr_EndOfTrack }
         let e = i.track.events[i.index]
-        outTimeStamp?.pointee = e.time
-        outEventType?.pointee = e.type
-        outEventData?.pointee = UnsafeRawPointer(e.payload.bytes)
-        outEventDataSize?.pointee = UInt32(e.payload.size)
+        outTimeStamp.pointee = e.time
+        outEventType.pointee = e.type
+        outEventData.pointee = UnsafeRawPointer(e.payload.bytes)
+        outEventDataSize.pointee = UInt32(e.payload.size)
         return noErr
     }
 }

@@ -109,18 +109,14 @@ public func MusicTrackSetProperty(_ inTrack: MusicTrack, _ inPropertyID: UInt32,
     }
 }
 
-/// Apple's `MusicTrackGetProperty`: with `outData` nil, only the size. The time resolution is the tempo
-/// track's (other tracks answer kAudio_ParamError for it).
+/// Apple's `MusicTrackGetProperty`: the value and its size (a buffer smaller than the value is
+/// kAudio_ParamError). The time resolution is the tempo track's (other tracks answer kAudio_ParamError).
 @discardableResult
-public func MusicTrackGetProperty(_ inTrack: MusicTrack, _ inPropertyID: UInt32, _ outData: UnsafeMutableRawPointer?,
+public func MusicTrackGetProperty(_ inTrack: MusicTrack, _ inPropertyID: UInt32, _ outData: UnsafeMutableRawPointer,
                                   _ ioLength: UnsafeMutablePointer<UInt32>) -> OSStatus {
     withTrack(inTrack) { t in
         guard let size = propertySize(inPropertyID) else { return kAudio_ParamError }
         if inPropertyID == kSequenceTrackProperty_TimeResolution && !t.isTempoTrack { return kAudio_ParamError }
-        guard let outData else {
-            ioLength.pointee = UInt32(size)
-            return noErr
-        }
         guard Int(ioLength.pointee) >= size else { return kAudio_ParamError }
         switch inPropertyID {
         case kSequenceTrackProperty_LoopInfo: outData.storeBytes(of: t.loopInfo, as: MusicTrackLoopInfo.self)
