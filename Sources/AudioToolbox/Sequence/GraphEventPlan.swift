@@ -3,7 +3,7 @@ import Foundation
 /// The events a player sends to graph units, laid out for the render thread: plain values in one
 /// preallocated buffer, sorted by frame (relative to the render slice in which the plan is adopted),
 /// SysEx bytes in a second buffer. Parameter events go out as immediate scheduled parameters. Immutable once built; freed only off the render thread.
-final class GraphEventPlan {
+final class GraphEventPlan: @unchecked Sendable {
     enum Kind: UInt8 { case midi, sysEx, parameter }
     struct Event {
         var frame: Int64

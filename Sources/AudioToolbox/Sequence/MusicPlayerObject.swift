@@ -17,8 +17,9 @@ final class MusicPlayerObject: @unchecked Sendable {
     private(set) var prerolled = false
     /// The render notification's object, registered on the graph while a session plays.
     let scheduler = GraphEventScheduler()
-    /// Plans the render thread may still read; freed when the player is disposed.
-    private var retiredPlans: [GraphEventPlan] = []
+    /// How long what the render thread may still be reading (a plan, the scheduler) is kept after it was
+    /// taken away from it: far longer than a render slice.
+    static let renderGrace: DispatchTimeInterval = .seconds(2)
 
     var isPlaying: Bool { session != nil }
 
@@ -112,7 +113,6 @@ final class MusicPlayerObject: @unchecked Sendable {
         }
         let s = Session(schedule: PlayerSchedule(sequence, from: position), rate: rate, graph: graph, sampleRate: sampleRate, sequence: sequence)
         if let graph, let plan = s.plan {
-            retiredPlans.append(plan)
             scheduler.publish(plan)
             AUGraphAddRenderNotify(graph, graphEventSchedulerNotify, Unmanaged.passUnretained(scheduler).toOpaque())
         }
@@ -139,6 +139,9 @@ final class MusicPlayerObject: @unchecked Sendable {
         if let graph = s.graph, s.plan != nil {
             AUGraphRemoveRenderNotify(graph, graphEventSchedulerNotify, Unmanaged.passUnretained(scheduler).toOpaque())
             scheduler.publish(nil)
+            // A render that adopted the plan before the notification went away may still be reading it.
+            let plan = s.plan
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.renderGrace) { withExtendedLifetime(plan) {} }
         }
         silence(s, sentToGraph: sentToGraph)
         session = nil
@@ -175,7 +178,8 @@ final class MusicPlayerObject: @unchecked Sendable {
         _ = stop()
         sequence?.player = nil
         sequence = nil
-        retiredPlans.removeAll()
+        // The scheduler (this object's) may still be inside a render notification that began before it was removed.
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.renderGrace) { withExtendedLifetime(self) {} }
     }
 
     private static func headUnit(_ graph: AUGraph) -> AudioUnit? {
@@ -257,9 +261,9 @@ final class MusicPlayerObject: @unchecked Sendable {
             // The unit's ClassInfo from the event's property list (the payload keeps it alive).
             guard case .unit(let unit) = item.target else { return }
             let event = payload.load(as: AUPresetEvent.self)
-            var preset: CFPropertyList? = event.preset.takeUnretainedValue()
+            var preset = event.preset  // the property's value is the CFPropertyListRef itself
             AudioUnitSetProperty(unit, kAudioUnitProperty_ClassInfo, event.scope, event.element, &preset,
-                                 UInt32(MemoryLayout<CFPropertyList?>.size))
+                                 UInt32(MemoryLayout<Unmanaged<CFPropertyList>>.size))
         case .user(let payload, let track):
             guard let callback = s.callback, let seq = s.sequenceHandle, let track else { return }
             let end = item.beat.nextUp
