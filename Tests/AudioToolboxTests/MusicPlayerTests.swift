@@ -504,4 +504,23 @@ import Testing
         let expected = beats.enumerated().map { "\(Int(($1 * 0.5 * Self.rate).rounded())) 7 \(Float32($0))" }
         #expect(got == expected)
     }
+
+    /// Extended notes reach a graph unit through MusicDeviceStartNote/StopNote at their frames, the stop with the
+    /// instance ID the start returned; one still sounding at MusicPlayerStop is stopped then.
+    @Test func extendedNotesStartAndStopAtTheirFrames() throws {
+        let file = S.header(format: 1, tracks: 2, division: 480) + S.chunk([0x00, 0xFF, 0x2F, 0x00]) + S.chunk([0x00, 0xFF, 0x2F, 0x00])
+        _ = try Self.playOffline(file, slices: [441], seconds: 1) { sequence, _ in
+            let track = try S.track(sequence, 0)
+            for (beat, pitch, duration) in [(0.25, Float32(60.5), Float32(0.5)), (1.5, 72, 10)] {
+                var note = ExtendedNoteOnEvent(instrumentID: 0, groupID: 3, duration: duration,
+                                               extendedParams: MusicDeviceNoteParams(argCount: 2, mPitch: pitch, mVelocity: 90,
+                                                                                     mControls: NoteParamsControlValue(mID: 0, mValue: 0)))
+                MusicTrackNewExtendedNoteEvent(track, beat, &note)
+            }
+        }
+        let frame = { (beats: Double) in Int((beats * 0.5 * Self.rate).rounded()) }
+        // The player stops after 1 s (frame 44100): the second note is stopped then, at the next render's start.
+        #expect(R.log.notes == ["\(frame(0.25)) start 3 101 60.5", "\(frame(0.75)) stop 3 101 0.0", "\(frame(1.5)) start 3 102 72.0"])
+        #expect(R.log.pendingNotes.map { "\($0.1) \($0.2) \($0.3)" } == ["false 3 102"])
+    }
 }

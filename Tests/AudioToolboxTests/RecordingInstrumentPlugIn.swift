@@ -25,6 +25,10 @@ enum RecordingInstrumentPlugIn {
         var pending: [(offset: UInt32, status: UInt8, d1: UInt8, d2: UInt8)] = []
         /// Scheduled parameters waiting for the next render: (offset, parameter, value).
         var pendingParameters: [(UInt32, AudioUnitParameterID, Float32)] = []
+        /// Extended notes: pending (offset, start?, group, id, pitch), applied as "frame start|stop group id pitch".
+        var pendingNotes: [(UInt32, Bool, UInt32, UInt32, Float32)] = []
+        var notes: [String] = []
+        var nextNoteID: UInt32 = 100
         /// Applied parameters: absolute frame, parameter, value.
         var parameters: [(frame: Int, id: AudioUnitParameterID, value: Float32)] = []
         var received: [Received] = []
@@ -35,7 +39,7 @@ enum RecordingInstrumentPlugIn {
 
         func reset() {
             lock.lock(); defer { lock.unlock() }
-            pending = []; received = []; sounding = []; pendingParameters = []; parameters = []
+            pending = []; received = []; sounding = []; pendingParameters = []; parameters = []; pendingNotes = []; notes = []
         }
         var events: [Received] {
             lock.lock(); defer { lock.unlock() }
@@ -110,12 +114,30 @@ enum RecordingInstrumentPlugIn {
         return noErr
     }
 
+    static let startNote: MusicDeviceStartNoteProc = { _, _, group, outID, offset, params in
+        log.lock.lock(); defer { log.lock.unlock() }
+        log.nextNoteID += 1
+        outID.pointee = log.nextNoteID
+        log.pendingNotes.append((offset, true, group, log.nextNoteID, params.pointee.mPitch))
+        return noErr
+    }
+
+    static let stopNote: MusicDeviceStopNoteProc = { _, group, id, offset in
+        log.lock.lock(); defer { log.lock.unlock() }
+        log.pendingNotes.append((offset, false, group, id, 0))
+        return noErr
+    }
+
     static let render: AudioUnitRenderProc = { _, _, timeStamp, _, frames, ioData in
         guard log.initialized else { return kAudioUnitErr_Uninitialized }
         log.lock.lock(); defer { log.lock.unlock() }
         let start = Int(timeStamp.pointee.mSampleTime)
         for (offset, id, value) in log.pendingParameters { log.parameters.append((start + Int(offset), id, value)) }
         log.pendingParameters = []
+        for (offset, start, group, id, pitch) in log.pendingNotes {
+            log.notes.append("\(Int(timeStamp.pointee.mSampleTime) + Int(offset)) \(start ? "start" : "stop") \(group) \(id) \(pitch)")
+        }
+        log.pendingNotes = []
         let events = log.pending.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
         log.pending = []
         var next = 0
@@ -151,6 +173,8 @@ enum RecordingInstrumentPlugIn {
         case kAudioUnitSetPropertySelect: unsafeBitCast(setProperty, to: AudioComponentMethod.self)
         case kAudioUnitRenderSelect: unsafeBitCast(render, to: AudioComponentMethod.self)
         case kMusicDeviceMIDIEventSelect: unsafeBitCast(midiEvent, to: AudioComponentMethod.self)
+        case kMusicDeviceStartNoteSelect: unsafeBitCast(startNote, to: AudioComponentMethod.self)
+        case kMusicDeviceStopNoteSelect: unsafeBitCast(stopNote, to: AudioComponentMethod.self)
         case kAudioUnitScheduleParametersSelect: unsafeBitCast(scheduleParameters, to: AudioComponentMethod.self)
         default: nil
         }

@@ -59,6 +59,11 @@ final class GraphEventScheduler: @unchecked Sendable {
                     event.eventValues.immediate.bufferOffset = offset
                     event.eventValues.immediate.value = e.parameter.value
                     AudioUnitScheduleParameters(e.unit, &event, 1)
+                case .startNote:
+                    let params = (plan.noteParams.baseAddress! + Int(e.paramsOffset)).assumingMemoryBound(to: MusicDeviceNoteParams.self)
+                    MusicDeviceStartNote(e.unit, e.instrument, e.group, plan.noteIDs.baseAddress! + Int(e.slot), offset, params)
+                case .stopNote:
+                    MusicDeviceStopNote(e.unit, e.group, plan.noteIDs[Int(e.slot)], offset)
                 }
                 cursor += 1
             }

@@ -54,6 +54,8 @@ final class MusicPlayerObject: @unchecked Sendable {
                 if case .unit = schedule.items[$0].target, case .midi = schedule.items[$0].action { return false }
                 if case .unit = schedule.items[$0].target, case .sysEx = schedule.items[$0].action { return false }
                 if case .unit = schedule.items[$0].target, case .parameter = schedule.items[$0].action { return false }
+                if case .unit = schedule.items[$0].target, case .startNote = schedule.items[$0].action { return false }
+                if case .unit = schedule.items[$0].target, case .stopNote = schedule.items[$0].action { return false }
                 return true
             }
             hostStart = AudioGetCurrentHostTime()
@@ -222,6 +224,15 @@ final class MusicPlayerObject: @unchecked Sendable {
         for (target, used) in channels {
             for ch in used.sorted() { Self.send(target, 0xB0 | ch, 123, 0, at: 0) }
         }
+        // Extended notes started and not stopped.
+        if let plan = s.plan {
+            var open: [Int32: GraphEventPlan.Event] = [:]
+            for i in 0..<min(sent, plan.count) {
+                let e = plan.events[i]
+                if e.kind == .startNote { open[e.slot] = e } else if e.kind == .stopNote { open[e.slot] = nil }
+            }
+            for e in open.values { MusicDeviceStopNote(e.unit, e.group, plan.noteIDs[Int(e.slot)], 0) }
+        }
     }
 
     /// The player thread: hands out endpoint MIDI (ahead, with time stamps, for destinations), parameter
@@ -264,6 +275,8 @@ final class MusicPlayerObject: @unchecked Sendable {
             var preset = event.preset  // the property's value is the CFPropertyListRef itself
             AudioUnitSetProperty(unit, kAudioUnitProperty_ClassInfo, event.scope, event.element, &preset,
                                  UInt32(MemoryLayout<Unmanaged<CFPropertyList>>.size))
+        case .startNote, .stopNote:
+            break  // graph units only: sent from the render notification
         case .user(let payload, let track):
             guard let callback = s.callback, let seq = s.sequenceHandle, let track else { return }
             let end = item.beat.nextUp

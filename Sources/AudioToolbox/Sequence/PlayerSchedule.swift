@@ -17,6 +17,9 @@ struct PlayerSchedule {
         case parameter(ParameterEvent)
         case user(MusicEventPayload, track: MusicTrack?)
         case preset(MusicEventPayload)
+        /// An extended note's start (its event data) and end; `slot` pairs the two.
+        case startNote(MusicEventPayload, slot: Int)
+        case stopNote(group: MusicDeviceGroupID, slot: Int)
     }
     struct Item {
         var beat: Double
@@ -30,6 +33,8 @@ struct PlayerSchedule {
     }
 
     private(set) var items: [Item] = []
+    /// How many extended notes the schedule holds (slots 0..<noteSlots).
+    private(set) var noteSlots = 0
     let startBeat: Double
     let startSeconds: Double
     let tempo: TempoMap
@@ -99,6 +104,26 @@ struct PlayerSchedule {
                         raw.append(Item(beat: t, seconds: 0, target: target, action: .sysEx(e.payload.data(from: 4)), order: order))
                     case kMusicEventType_Parameter where t >= beat:
                         raw.append(Item(beat: t, seconds: 0, target: target, action: .parameter(e.payload.load(as: ParameterEvent.self)), order: order))
+                    case kMusicEventType_ExtendedNote where t >= beat:
+                        let group = e.payload.uint32(at: 4)
+                        let duration = Double(e.payload.bytes.loadUnaligned(fromByteOffset: 8, as: Float32.self))
+                        let slot = noteSlots
+                        noteSlots += 1
+                        if case .endpoint = target {
+                            // A MIDI endpoint gets the nearest MIDI note.
+                            let pitch = e.payload.bytes.loadUnaligned(fromByteOffset: 16, as: Float32.self)
+                            let velocity = e.payload.bytes.loadUnaligned(fromByteOffset: 20, as: Float32.self)
+                            let note = UInt8(clamping: Int(pitch.isFinite ? pitch.rounded() : 0).clamped(0, 127))
+                            let vel = UInt8(clamping: Int(velocity.isFinite ? velocity.rounded() : 0).clamped(1, 127))
+                            let ch = UInt8(group & 0x0F)
+                            raw.append(Item(beat: t, seconds: 0, target: target, action: .midi(0x90 | ch, note, vel), order: order))
+                            raw.append(Item(beat: t + max(0, duration), seconds: 0, target: target, action: .midi(0x80 | ch, note, 0),
+                                            order: order, isNoteOff: true))
+                        } else {
+                            raw.append(Item(beat: t, seconds: 0, target: target, action: .startNote(e.payload, slot: slot), order: order))
+                            raw.append(Item(beat: t + max(0, duration), seconds: 0, target: target, action: .stopNote(group: group, slot: slot),
+                                            order: order, isNoteOff: true))
+                        }
                     case kMusicEventType_AUPreset where t >= beat:
                         raw.append(Item(beat: t, seconds: 0, target: target, action: .preset(e.payload), order: order))
                     case kMusicEventType_User where t >= beat:
@@ -126,4 +151,8 @@ struct PlayerSchedule {
             if case .midi(let s, _, _) = items[i].action, s & 0xF0 == 0x90 { items[i].noteOff = offs[items[i].order] ?? -1 }
         }
     }
+}
+
+private extension Int {
+    func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(high, Swift.max(low, self)) }
 }
