@@ -523,4 +523,36 @@ import Testing
         #expect(R.log.notes == ["\(frame(0.25)) start 3 101 60.5", "\(frame(0.75)) stop 3 101 0.0", "\(frame(1.5)) start 3 102 72.0"])
         #expect(R.log.pendingNotes.map { "\($0.1) \($0.2) \($0.3)" } == ["false 3 102"])
     }
+
+    /// Stopping mid-note releases the note on the endpoint at once, drops what was sent ahead, and sends
+    /// all-notes-off on the channel used.
+    @Test func stopReleasesNotesOnAnEndpoint() throws {
+        var client = MIDIClientRef()
+        try #require(MIDIClientCreate("MusicPlayerTests stop" as CFString, nil, nil, &client) == noErr)
+        defer { MIDIClientDispose(client) }
+        let received = Received()
+        var destination = MIDIEndpointRef()
+        try #require(MIDIDestinationCreateWithBlock(client, "MusicPlayerTests stop in" as CFString, &destination) { list, _ in
+            received.lock.lock(); defer { received.lock.unlock() }
+            for packet in list.unsafeSequence() { received.packets.append((packet.pointee.timeStamp, AudioGetCurrentHostTime(), Array(packet.bytes()))) }
+        } == noErr)
+        defer { MIDIEndpointDispose(destination) }
+        let sequence = try S.newSequence()
+        defer { DisposeMusicSequence(sequence) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence, &track)
+        S.addNote(track!, 0, 50, 8, channel: 5)
+        S.addNote(track!, 1, 52, 1, channel: 5)  // 0.5 s: due (and sent 50 ms ahead) only after the stop
+        MusicTrackSetDestMIDIEndpoint(track!, destination)
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, sequence)
+        try #require(MusicPlayerStart(p!) == noErr)
+        Thread.sleep(forTimeInterval: 0.05)
+        MusicPlayerStop(p!)
+        Thread.sleep(forTimeInterval: 0.3)
+        received.lock.lock(); defer { received.lock.unlock() }
+        #expect(received.packets.map(\.bytes) == [[0x95, 50, 100], [0x85, 50, 0], [0xB5, 123, 0]])
+    }
 }
