@@ -555,4 +555,33 @@ import Testing
         received.lock.lock(); defer { received.lock.unlock() }
         #expect(received.packets.map(\.bytes) == [[0x95, 50, 100], [0x85, 50, 0], [0xB5, 123, 0]])
     }
+
+    /// Edits made while playing are picked up: a note added ahead of the play position plays at its frame, a
+    /// note sounding across the edit still gets its note-off.
+    @Test func editsWhilePlayingArePickedUp() throws {
+        let (graph, output) = try R.graph()
+        defer { DisposeAUGraph(graph) }
+        let sequence = try S.newSequence()
+        defer { DisposeMusicSequence(sequence) }
+        var track: MusicTrack?
+        MusicSequenceNewTrack(sequence, &track)
+        S.addNote(track!, 0.5, 60, 1)  // 0.25 s to 0.75 s at 120 BPM
+        MusicSequenceSetAUGraph(sequence, graph)
+        var p: MusicPlayer?
+        NewMusicPlayer(&p)
+        defer { DisposeMusicPlayer(p!) }
+        MusicPlayerSetSequence(p!, sequence)
+        try #require(MusicPlayerStart(p!) == noErr)
+        let format = OCAFormat.canonical(sampleRate: Self.rate, channels: 2)
+        _ = try TestSupport.render(output, format: format, totalFrames: 441 * 50, slices: [441])  // 0.5 s
+        S.addNote(track!, 2, 67, 0.5)  // 1.0 s to 1.25 s
+        Thread.sleep(forTimeInterval: 0.1)  // the player replans shortly after an edit
+        _ = try TestSupport.render(output, format: format, totalFrames: 441 * 100, slices: [441], startTime: 441 * 50)
+        MusicPlayerStop(p!)
+        MusicPlayerSetSequence(p!, nil)
+        let notes = R.log.events.filter { $0.status & 0xE0 == 0x80 }
+        let frame = { (seconds: Double) in Int((seconds * Self.rate).rounded()) }
+        #expect(notes == [R.Received(frame: frame(0.25), status: 0x90, data1: 60, data2: 100), R.Received(frame: frame(0.75), status: 0x80, data1: 60, data2: 0),
+                          R.Received(frame: frame(1.0), status: 0x90, data1: 67, data2: 100), R.Received(frame: frame(1.25), status: 0x80, data1: 67, data2: 0)])
+    }
 }

@@ -87,6 +87,7 @@ public func MusicEventIteratorSetEventInfo(_ inIterator: MusicEventIterator, _ i
         guard let payload = MusicEventRecord.payload(type: inEventType, data: inEventData) else { return kAudioToolboxErr_InvalidEventType }
         i.track.events[i.index].type = inEventType
         i.track.events[i.index].payload = payload
+        i.track.sequence?.edited()
         return noErr
     }
 }
@@ -99,6 +100,7 @@ public func MusicEventIteratorSetEventTime(_ inIterator: MusicEventIterator, _ i
         guard inTimeStamp.isFinite, inTimeStamp >= 0 else { return kAudio_ParamError }
         let e = i.track.events.remove(at: i.index)
         i.index = i.track.insert(e.moved(to: inTimeStamp))
+        i.track.sequence?.edited()
         return noErr
     }
 }
@@ -109,6 +111,7 @@ public func MusicEventIteratorDeleteEvent(_ inIterator: MusicEventIterator) -> O
     withIterator(inIterator) { i in
         guard i.hasCurrent else { return kAudioToolboxErr_EndOfTrack }
         i.track.events.remove(at: i.index)
+        i.track.sequence?.edited()
         return noErr
     }
 }

@@ -118,6 +118,11 @@ final class MusicPlayerObject: @unchecked Sendable {
             scheduler.publish(plan)
             AUGraphAddRenderNotify(graph, graphEventSchedulerNotify, Unmanaged.passUnretained(scheduler).toOpaque())
         }
+        begin(s, sequence)
+        return noErr
+    }
+
+    private func begin(_ s: Session, _ sequence: MusicSequenceObject) {
         session = s
         sequence.isPlaying = true
         sequence.player = self
@@ -125,7 +130,40 @@ final class MusicPlayerObject: @unchecked Sendable {
         thread.name = "OpenCoreAudio.MusicPlayer"
         thread.qualityOfService = .userInteractive
         thread.start()
-        return noErr
+    }
+
+    /// Whether a replan is already on its way (edits come in bursts: one replan for the burst).
+    private var replanPending = false
+
+    /// The sequence was edited while playing: play goes on from the current beat with the edited events,
+    /// as Apple's player picks edits up (notes already sounding keep their note-offs). Done shortly after
+    /// the edit, once for a burst of edits.
+    func sequenceEdited() {
+        guard session != nil, !replanPending else { return }
+        replanPending = true
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { [self] in
+            MusicSequenceObject.lock.lock()
+            defer { MusicSequenceObject.lock.unlock() }
+            replanPending = false
+            replan()
+        }
+    }
+
+    private func replan() {
+        guard let old = session, let sequence else { return }
+        let beat = currentBeat()
+        old.condition.lock()
+        old.stopping = true
+        old.condition.broadcast()
+        old.condition.unlock()
+        // What was sent ahead to MIDI destinations is sent again by the new session.
+        for i in old.threadItems { if case .endpoint(let e) = old.schedule.items[i].target { MIDIFlushOutput(e) } }
+        let s = Session(schedule: PlayerSchedule(sequence, from: beat, carryingNoteOffs: true), rate: old.rate, graph: old.graph,
+                        sampleRate: old.sampleRate, sequence: sequence)
+        if s.plan != nil || old.plan != nil { scheduler.publish(s.plan) }
+        let oldPlan = old.plan
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.renderGrace) { withExtendedLifetime(oldPlan) {} }
+        begin(s, sequence)
     }
 
     /// Stops delivering; notes that are sounding get their note-offs, then all-notes-off goes to each

@@ -51,6 +51,7 @@ public func MusicSequenceDisposeTrack(_ inSequence: MusicSequence, _ inTrack: Mu
     withSequence(inSequence) { s in
         guard let i = s.tracks.firstIndex(where: { $0.handle == inTrack }) else { return kAudioToolboxErr_TrackNotFound }
         s.tracks.remove(at: i).deactivate()
+        s.edited()
         return noErr
     }
 }
@@ -128,6 +129,7 @@ public func MusicSequenceSetMIDIEndpoint(_ inSequence: MusicSequence, _ inEndpoi
             t.destEndpoint = inEndpoint
             t.destNode = nil
         }
+        s.edited()
         return noErr
     }
 }
@@ -236,6 +238,7 @@ public func MusicSequenceFileCreateData(_ inSequence: MusicSequence, _ inFileTyp
 public func MusicSequenceReverse(_ inSequence: MusicSequence) -> OSStatus {
     withSequence(inSequence) { s in
         s.reverse()
+        s.edited()
         return noErr
     }
 }

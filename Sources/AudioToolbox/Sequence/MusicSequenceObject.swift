@@ -50,6 +50,11 @@ final class MusicSequenceObject {
         return t
     }
 
+    /// Tells a playing player that events, tempo or track settings changed.
+    func edited() {
+        if isPlaying { (player as? MusicPlayerObject)?.sequenceEdited() }
+    }
+
     var tempoMap: TempoMap { TempoMap(track: tempoTrack) }
     var timeSignatures: TimeSignatureMap { TimeSignatureMap(track: tempoTrack) }
 

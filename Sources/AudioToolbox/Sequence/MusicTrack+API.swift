@@ -13,6 +13,15 @@ func withTrack(_ track: MusicTrack?, _ body: (MusicTrackObject) -> OSStatus) -> 
     return body(t)
 }
 
+/// `withTrack` for a change: a player playing the track's sequence picks it up.
+func editTrack(_ track: MusicTrack?, _ body: (MusicTrackObject) -> OSStatus) -> OSStatus {
+    withTrack(track) { t in
+        let status = body(t)
+        if status == noErr { t.sequence?.edited() }
+        return status
+    }
+}
+
 private func validRange(_ start: MusicTimeStamp, _ end: MusicTimeStamp) -> Bool { start >= 0 && start.isFinite && end > start }
 
 /// Apple's `MusicTrackGetSequence`.
@@ -27,7 +36,7 @@ public func MusicTrackGetSequence(_ inTrack: MusicTrack, _ outSequence: UnsafeMu
 /// Apple's `MusicTrackSetDestNode`: the graph node (of the sequence's graph) the track's events go to.
 @discardableResult
 public func MusicTrackSetDestNode(_ inTrack: MusicTrack, _ inNode: AUNode) -> OSStatus {
-    withTrack(inTrack) { t in
+    editTrack(inTrack) { t in
         if let graph = t.sequence?.graph ?? t.sequence?.ownedGraph {
             var d = AudioComponentDescription()
             guard AUGraphNodeInfo(graph, inNode, &d, nil) == noErr else { return kAUGraphErr_NodeNotFound }
@@ -41,7 +50,7 @@ public func MusicTrackSetDestNode(_ inTrack: MusicTrack, _ inNode: AUNode) -> OS
 /// Apple's `MusicTrackSetDestMIDIEndpoint`: the MIDI endpoint (destination, or a virtual source) the events go to.
 @discardableResult
 public func MusicTrackSetDestMIDIEndpoint(_ inTrack: MusicTrack, _ inEndpoint: MIDIEndpointRef) -> OSStatus {
-    withTrack(inTrack) { t in
+    editTrack(inTrack) { t in
         t.destEndpoint = inEndpoint
         t.destNode = nil
         return noErr
@@ -85,7 +94,7 @@ private func propertySize(_ id: UInt32) -> Int? {
 /// time resolution is read-only). A value of the wrong size is kAudio_ParamError.
 @discardableResult
 public func MusicTrackSetProperty(_ inTrack: MusicTrack, _ inPropertyID: UInt32, _ inData: UnsafeMutableRawPointer, _ inLength: UInt32) -> OSStatus {
-    withTrack(inTrack) { t in
+    editTrack(inTrack) { t in
         guard let size = propertySize(inPropertyID) else { return kAudio_ParamError }
         guard Int(inLength) >= size, inPropertyID != kSequenceTrackProperty_TimeResolution else { return kAudio_ParamError }
         switch inPropertyID {
@@ -136,7 +145,7 @@ public func MusicTrackGetProperty(_ inTrack: MusicTrack, _ inPropertyID: UInt32,
 /// never before 0).
 @discardableResult
 public func MusicTrackMoveEvents(_ inTrack: MusicTrack, _ inStartTime: MusicTimeStamp, _ inEndTime: MusicTimeStamp, _ inMoveTime: MusicTimeStamp) -> OSStatus {
-    withTrack(inTrack) { t in
+    editTrack(inTrack) { t in
         guard validRange(inStartTime, inEndTime), inMoveTime.isFinite else { return kAudio_ParamError }
         t.moveEvents(inStartTime, inEndTime, by: inMoveTime)
         return noErr
@@ -146,7 +155,7 @@ public func MusicTrackMoveEvents(_ inTrack: MusicTrack, _ inStartTime: MusicTime
 /// Apple's `MusicTrackClear`: removes the events in [start, end); later events stay where they are.
 @discardableResult
 public func MusicTrackClear(_ inTrack: MusicTrack, _ inStartTime: MusicTimeStamp, _ inEndTime: MusicTimeStamp) -> OSStatus {
-    withTrack(inTrack) { t in
+    editTrack(inTrack) { t in
         guard validRange(inStartTime, inEndTime) else { return kAudio_ParamError }
         t.clear(inStartTime, inEndTime)
         return noErr
@@ -156,7 +165,7 @@ public func MusicTrackClear(_ inTrack: MusicTrack, _ inStartTime: MusicTimeStamp
 /// Apple's `MusicTrackCut`: removes the events in [start, end) and moves later events back by the range's length.
 @discardableResult
 public func MusicTrackCut(_ inTrack: MusicTrack, _ inStartTime: MusicTimeStamp, _ inEndTime: MusicTimeStamp) -> OSStatus {
-    withTrack(inTrack) { t in
+    editTrack(inTrack) { t in
         guard validRange(inStartTime, inEndTime) else { return kAudio_ParamError }
         t.cut(inStartTime, inEndTime)
         return noErr
@@ -165,7 +174,7 @@ public func MusicTrackCut(_ inTrack: MusicTrack, _ inStartTime: MusicTimeStamp, 
 
 private func twoTracks(_ source: MusicTrack, _ dest: MusicTrack, _ body: (MusicTrackObject, MusicTrackObject) -> OSStatus) -> OSStatus {
     withTrack(source) { s in
-        withTrack(dest) { d in body(s, d) }
+        editTrack(dest) { d in body(s, d) }
     }
 }
 
@@ -195,7 +204,7 @@ public func MusicTrackMerge(_ inSourceTrack: MusicTrack, _ inSourceStartTime: Mu
 }
 
 private func addEvent(_ track: MusicTrack, _ time: MusicTimeStamp, _ type: MusicEventType, _ data: UnsafeRawPointer) -> OSStatus {
-    withTrack(track) { t in
+    editTrack(track) { t in
         guard time.isFinite, time >= 0 else { return kAudio_ParamError }
         guard let payload = MusicEventRecord.payload(type: type, data: data) else { return kAudio_ParamError }
         t.insert(MusicEventRecord(time: time, type: type, payload: payload))

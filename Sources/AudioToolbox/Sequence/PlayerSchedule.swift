@@ -44,7 +44,9 @@ struct PlayerSchedule {
     static let foreverHorizon: Double = 100_000
     static let maximumItems = 1_000_000
 
-    init(_ sequence: MusicSequenceObject, from beat: Double) {
+    /// `carryingNoteOffs`: notes that began before `beat` and end after it keep their note-offs (a replan
+    /// after an edit, where those notes are sounding).
+    init(_ sequence: MusicSequenceObject, from beat: Double, carryingNoteOffs: Bool = false) {
         startBeat = beat
         tempo = sequence.tempoMap
         startSeconds = tempo.seconds(forBeats: beat)
@@ -91,8 +93,14 @@ struct PlayerSchedule {
                     case kMusicEventType_MIDINoteMessage:
                         let m = e.payload.load(as: MIDINoteMessage.self)
                         let off = t + max(0, Double(m.duration))
-                        guard t >= beat else { continue }
                         let ch = m.channel & 0x0F
+                        guard t >= beat else {
+                            if carryingNoteOffs && off >= beat {
+                                raw.append(Item(beat: off, seconds: 0, target: target, action: .midi(0x80 | ch, m.note & 0x7F, m.releaseVelocity & 0x7F),
+                                                order: order, isNoteOff: true))
+                            }
+                            continue
+                        }
                         raw.append(Item(beat: t, seconds: 0, target: target, action: .midi(0x90 | ch, m.note & 0x7F, m.velocity & 0x7F), order: order))
                         raw.append(Item(beat: off, seconds: 0, target: target, action: .midi(0x80 | ch, m.note & 0x7F, m.releaseVelocity & 0x7F),
                                         order: order, isNoteOff: true))
