@@ -126,6 +126,13 @@ import Testing
         var seconds = 0.0
         MusicSequenceGetSecondsForBeats(seq!, 0.75, &seconds)
         #expect(abs(seconds - 0.75) < 1e-12)
+        // Written back with the file's SMPTE division, it reads the same.
+        let written = try S.fileData(seq!)
+        #expect(Array(written[12..<14]) == [0xE7, 0x28])
+        let (again, seq2) = S.load(written)
+        #expect(again == noErr)
+        #expect(S.events(try S.track(seq2!, 0)).compactMap { $0.note?.duration } == [0.5, 0])
+        DisposeMusicSequence(seq2!)
     }
 
     @Test func hostileFilesAnswerInvalidFile() {

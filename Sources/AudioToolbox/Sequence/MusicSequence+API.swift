@@ -192,7 +192,9 @@ private func fileBytes(_ s: MusicSequenceObject, _ type: MusicSequenceFileTypeID
     var res = resolution
     switch s.type {
     case .samples: return .failure(OSStatusError(kAudioToolboxErr_InvalidSequenceType))
-    case .seconds: if res >= 0 { res = MusicSequenceSetSMPTEResolution(25, 40) }
+    case .seconds:
+        // A SMPTE division: the one asked for, else the file's own, else 25 fps x 40 ticks (milliseconds).
+        if res >= 0 { res = s.resolution < 0 ? s.resolution : MusicSequenceSetSMPTEResolution(25, 40) }
     default:
         if res == 0 { res = s.resolution > 0 ? s.resolution : 480 }
         if res < 0 { return .failure(OSStatusError(kAudio_ParamError)) }
