@@ -277,7 +277,7 @@ import Testing
         MusicSequenceNewTrack(sequence, &track)
         for (i, beat) in [0.0, 0.25].enumerated() {
             var user: [UInt8] = [2, 0, 0, 0, UInt8(i), 9, 0, 0]
-            user.withUnsafeMutableBytes { MusicTrackNewUserEvent(track!, beat, $0.baseAddress!.assumingMemoryBound(to: MusicEventUserData.self)) }
+            _ = user.withUnsafeMutableBytes { MusicTrackNewUserEvent(track!, beat, $0.baseAddress!.assumingMemoryBound(to: MusicEventUserData.self)) }
         }
         MusicSequenceSetUserCallback(sequence, { clientData, _, _, time, data, start, end in
             let calls = Unmanaged<Calls>.fromOpaque(clientData!).takeUnretainedValue()
@@ -323,7 +323,7 @@ import Testing
         MusicSequenceNewTrack(sequence, &track)
         for i in 0..<2000 { S.addNote(track!, Double(i) / 64, UInt8(40 + i % 40), 0.01) }
         var sysEx: [UInt8] = [4, 0, 0, 0, 0xF0, 0x7D, 0x01, 0xF7]
-        sysEx.withUnsafeMutableBytes { MusicTrackNewMIDIRawDataEvent(track!, 1, $0.baseAddress!.assumingMemoryBound(to: MIDIRawData.self)) }
+        _ = sysEx.withUnsafeMutableBytes { MusicTrackNewMIDIRawDataEvent(track!, 1, $0.baseAddress!.assumingMemoryBound(to: MIDIRawData.self)) }
         MusicSequenceSetAUGraph(sequence, g)
         #expect(MusicTrackSetDestNode(track!, node) == noErr)
         var p: MusicPlayer?

@@ -77,7 +77,7 @@ enum SequenceSupport {
     /// A meta event's bytes as MusicTrackNewMetaEvent takes them.
     static func addMeta(_ track: MusicTrack, _ time: Double, _ type: UInt8, _ data: [UInt8]) {
         var raw = [type, 0, 0, 0] + withUnsafeBytes(of: UInt32(data.count).littleEndian) { Array($0) } + data + [0]
-        raw.withUnsafeMutableBytes { MusicTrackNewMetaEvent(track, time, $0.baseAddress!.assumingMemoryBound(to: MIDIMetaEvent.self)) }
+        _ = raw.withUnsafeMutableBytes { MusicTrackNewMetaEvent(track, time, $0.baseAddress!.assumingMemoryBound(to: MIDIMetaEvent.self)) }
     }
 
     /// Bytes of a Standard MIDI File.

@@ -221,9 +221,9 @@ import Testing
         var t: MusicTrack?
         MusicSequenceNewTrack(s, &t)
         var user: [UInt8] = [5, 0, 0, 0, 1, 2, 3, 4, 5, 0, 0, 0]
-        user.withUnsafeMutableBytes { MusicTrackNewUserEvent(t!, 1, $0.baseAddress!.assumingMemoryBound(to: MusicEventUserData.self)) }
+        _ = user.withUnsafeMutableBytes { MusicTrackNewUserEvent(t!, 1, $0.baseAddress!.assumingMemoryBound(to: MusicEventUserData.self)) }
         var raw: [UInt8] = [3, 0, 0, 0, 0xF0, 0x01, 0xF7, 0]
-        raw.withUnsafeMutableBytes { MusicTrackNewMIDIRawDataEvent(t!, 2, $0.baseAddress!.assumingMemoryBound(to: MIDIRawData.self)) }
+        _ = raw.withUnsafeMutableBytes { MusicTrackNewMIDIRawDataEvent(t!, 2, $0.baseAddress!.assumingMemoryBound(to: MIDIRawData.self)) }
         var parameter = ParameterEvent(parameterID: 3, scope: kAudioUnitScope_Global, element: 0, value: 0.25)
         MusicTrackNewParameterEvent(t!, 3, &parameter)
         let events = S.events(t!)
