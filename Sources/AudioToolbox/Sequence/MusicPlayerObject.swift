@@ -51,6 +51,11 @@ final class MusicPlayerObject: @unchecked Sendable {
             callback = sequence.userCallback
             clientData = sequence.userClientData
             threadItems = schedule.items.indices.filter {
+                // MIDI with nowhere to go is not worth waking up for.
+                if schedule.items[$0].target == .none {
+                    if case .user = schedule.items[$0].action { return true }
+                    return false
+                }
                 if case .unit = schedule.items[$0].target, case .midi = schedule.items[$0].action { return false }
                 if case .unit = schedule.items[$0].target, case .sysEx = schedule.items[$0].action { return false }
                 if case .unit = schedule.items[$0].target, case .parameter = schedule.items[$0].action { return false }
