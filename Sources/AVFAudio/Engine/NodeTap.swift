@@ -17,6 +17,9 @@ final class NodeTap: ServiceClient, @unchecked Sendable {
     private let read = Atomic<Int>(0)  // frames delivered (service thread)
     private let startSampleTime = Atomic<UInt64>(Double.nan.bitPattern)
     private let hostTimeAtStart = Atomic<UInt64>(0)
+    /// Offline manual rendering: a full ring makes the render wait for the service thread instead of dropping the
+    /// slice (the render runs on the client's thread there, and an offline render must lose nothing).
+    let waitsForRoom = Atomic<Bool>(false)
 
     init(unit: AudioUnit, bus: UInt32, format: AVAudioFormat, bufferSize: Int, block: @escaping AVAudioNodeTapBlock) {
         self.unit = unit
@@ -51,10 +54,16 @@ final class NodeTap: ServiceClient, @unchecked Sendable {
         return noErr
     }
 
-    /// Render thread: appends a slice (dropped when the client has fallen a ring behind).
+    /// Render thread: appends a slice (dropped when the client has fallen a ring behind, except offline).
     private func capture(_ list: UnsafeMutableAudioBufferListPointer, frames: Int, time: AudioTimeStamp, silent: Bool) {
         let w = written.load(ordering: .relaxed)
-        guard frames > 0, w + frames - read.load(ordering: .acquiring) <= capacity else { return }
+        guard frames > 0 else { return }
+        if w + frames - read.load(ordering: .acquiring) > capacity && waitsForRoom.load(ordering: .relaxed) {
+            // Bounded, in case the client's block never returns: then the slice is dropped as in real time.
+            var waited = 0
+            while w + frames - read.load(ordering: .acquiring) > capacity && waited < 10_000 { usleep(500); waited += 1 }
+        }
+        guard w + frames - read.load(ordering: .acquiring) <= capacity else { return }
         if w == 0 {
             startSampleTime.store(time.mSampleTime.bitPattern, ordering: .relaxed)
             hostTimeAtStart.store(time.mHostTime, ordering: .relaxed)

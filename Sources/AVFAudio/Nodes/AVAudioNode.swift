@@ -141,6 +141,9 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
                           : AVAudioFormat(standardFormatWithSampleRate: tapFormat.sampleRate, channels: max(tapFormat.channelCount, 1))!,
                           bufferSize: Int(bufferSize), block: tapBlock)
         taps[bus] = tap
+        if let engine = attachedEngine, engine.isInManualRenderingMode, engine.manualRenderingMode == .offline {
+            tap.waitsForRoom.store(true, ordering: .relaxed)
+        }
         tap.install()
         attachedEngine?.tapsChanged(self)
     }
