@@ -32,6 +32,7 @@ let package = Package(
         .executable(name: "afplay", targets: ["afplay"]),
         .executable(name: "afrecord", targets: ["afrecord"]),
         .executable(name: "auval", targets: ["auval"]),
+        .executable(name: "midiplay", targets: ["midiplay"]),
         .executable(name: "qa1717-demo", targets: ["qa1717-demo"]),
         // Not API: what the fuzz targets in FuzzTesting/ and the corpus replay tests run on hostile bytes.
         .library(name: "_FileExercises", targets: ["FileExercises"]),
@@ -109,6 +110,7 @@ let package = Package(
         .executableTarget(name: "afplay", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afplay"),
         .executableTarget(name: "afrecord", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afrecord"),
         // Technical Q&A QA1717's AUiPodTime graph, rendered offline to a WAV file.
+        .executableTarget(name: "midiplay", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/midiplay"),
         .executableTarget(name: "auval", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/auval"),
         .executableTarget(name: "qa1717-demo", dependencies: ["AudioToolbox"], path: "Sources/Tools/qa1717-demo"),
 
