@@ -200,7 +200,7 @@ enum Fixture {
         #expect(info.status == 0, "\(info.stderr)")
         let lines = info.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("File type ID:   caff"))
-        #expect(lines.contains("Data format:     2 ch,  48000 Hz, lpcm (0x0000000E) 24-bit big-endian signed integer"), "\(info.stdout)")
+        #expect(lines.contains("Data format:     2 ch,  48000 Hz, 'lpcm' (0x0000000E) 24-bit big-endian signed integer"), "\(info.stdout)")
         #expect(lines.contains("audio packets: 48000"))
         #expect(lines.contains("audio bytes: 288000"))
         #expect(lines.contains("estimated duration: 1.000000 sec"))
@@ -266,7 +266,7 @@ enum Fixture {
         #expect(try Tools.run("afconvert", [wav.path, aif.path]).status == 0)
         let aifInfo = try Tools.run("afinfo", [aif.path]).stdout
         #expect(aifInfo.contains("File type ID:   AIFF\n"))
-        #expect(aifInfo.contains("Data format:     2 ch,  44100 Hz, lpcm (0x0000000E) 16-bit big-endian signed integer\n"), "\(aifInfo)")
+        #expect(aifInfo.contains("Data format:     2 ch,  44100 Hz, 'lpcm' (0x0000000E) 16-bit big-endian signed integer\n"), "\(aifInfo)")
         #expect(aifInfo.contains("audio packets: 44100\n"))
 
         // -o names the output; -c 1 mixes down to mono.

@@ -81,7 +81,7 @@ public func commonPCMName(_ f: AudioStreamBasicDescription) -> String? {
 }
 
 /// `2 ch,  44100 Hz, Int16, interleaved` or, for other layouts,
-/// `2 ch,  48000 Hz, lpcm (0x0000000E) 24-bit big-endian signed integer`.
+/// `2 ch,  48000 Hz, 'lpcm' (0x0000000E) 24-bit big-endian signed integer` (the code quoted, as Apple prints it).
 public func describe(_ f: AudioStreamBasicDescription) -> String {
     var s = String(format: "%2d ch, %6.0f Hz, ", Int(f.mChannelsPerFrame), f.mSampleRate)
     let flags = f.mFormatFlags
@@ -91,7 +91,7 @@ public func describe(_ f: AudioStreamBasicDescription) -> String {
         if f.mChannelsPerFrame > 1 { s += deinterleaved ? ", deinterleaved" : ", interleaved" }
         return s
     }
-    s += (fourCharacters(f.mFormatID) ?? String(format: "0x%08X", f.mFormatID)) + String(format: " (0x%08X) ", flags)
+    s += quoted(f.mFormatID) + String(format: " (0x%08X) ", flags)
     guard f.mFormatID == kAudioFormatLinearPCM else {
         return s + "\(f.mBitsPerChannel) bits/channel, \(f.mBytesPerPacket) bytes/packet, "
             + "\(f.mFramesPerPacket) frames/packet, \(f.mBytesPerFrame) bytes/frame"
