@@ -68,6 +68,19 @@ import Testing
         engine.stop()
     }
 
+    @Test func auAudioUnitSchedulesMIDI() throws {
+        let sampler = AVAudioUnitSampler()
+        let engine = try Self.engine(with: sampler)
+        let schedule = try #require(sampler.auAudioUnit.scheduleMIDIEventBlock, "a music device's bridge schedules MIDI")
+        let noteOn: [UInt8] = [0x90, 69, 100, 0xB0, 7, 127]  // two messages in one event
+        noteOn.withUnsafeBufferPointer { schedule(AUEventSampleTimeImmediate + 100, 0, $0.count, $0.baseAddress!) }
+        let (left, _) = try EngineOfflineTests.render(engine, frames: 8192)
+        #expect(left[..<100].allSatisfy { $0 == 0 }, "nothing before the event's offset")
+        #expect(abs(Self.pitch(left[4096...]) - 440) < 2)
+        #expect(AVAudioUnitReverb().auAudioUnit.scheduleMIDIEventBlock == nil, "effects take no MIDI")
+        engine.stop()
+    }
+
     @Test func instantiateMakesASamplerNode() async throws {
         let description = AudioComponentDescription(componentType: kAudioUnitType_MusicDevice, componentSubType: kAudioUnitSubType_Sampler,
                                                     componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)

@@ -232,8 +232,9 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// The number of virtual MIDI cables the unit takes.
     open var virtualMIDICableCount: Int { 0 }
 
-    /// Schedules MIDI events. Nil: MIDI events are not delivered to AUAudioUnits in this implementation.
-    public var scheduleMIDIEventBlock: AUScheduleMIDIEventBlock? { nil }
+    /// Schedules MIDI events. Nil here: a subclass's MIDI is not delivered yet; the bridge over a version 2 music
+    /// device answers a block that plays them through the MusicDevice API.
+    open var scheduleMIDIEventBlock: AUScheduleMIDIEventBlock? { nil }
 
     /// Whether the unit has a user interface (never, here).
     public var providesUserInterface: Bool { false }

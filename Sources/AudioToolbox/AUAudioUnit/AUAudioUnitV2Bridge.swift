@@ -120,6 +120,38 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
     }
 
     /// The unit's latency (kAudioUnitProperty_Latency).
+    /// For a music device or music effect: MIDI messages (several may follow each other in the bytes; SysEx whole)
+    /// played through MusicDeviceMIDIEvent / MusicDeviceSysEx at the start of the unit's next render. A sample time
+    /// other than AUEventSampleTimeImmediate + offset is taken as immediate too (the bridge does not see the render's
+    /// time). Safe on the render thread, as the MusicDevice calls are.
+    open override var scheduleMIDIEventBlock: AUScheduleMIDIEventBlock? {
+        guard isMusicDeviceOrEffect else { return nil }
+        let unit = audioUnit
+        return { time, _, length, bytes in
+            let offset = time >= AUEventSampleTimeImmediate && time - AUEventSampleTimeImmediate < 0x0100_0000
+                ? UInt32(time - AUEventSampleTimeImmediate) : 0
+            var i = 0
+            while i < length {
+                let status = bytes[i]
+                if status == 0xF0 {
+                    var end = i + 1
+                    while end < length && bytes[end] != 0xF7 { end += 1 }
+                    guard end < length else { return }
+                    MusicDeviceSysEx(unit, bytes + i, UInt32(end - i + 1))
+                    i = end + 1
+                    continue
+                }
+                guard status >= 0x80 else { i += 1; continue }  // no running status in a scheduled event
+                let size = status < 0xC0 || (status >= 0xE0 && status < 0xF0) ? 3 : status < 0xE0 ? 2 : 1
+                guard i + size <= length else { return }
+                if status < 0xF0 {
+                    MusicDeviceMIDIEvent(unit, UInt32(status), size > 1 ? UInt32(bytes[i + 1]) : 0, size > 2 ? UInt32(bytes[i + 2]) : 0, offset)
+                }
+                i += size
+            }
+        }
+    }
+
     open override var latency: TimeInterval { double(kAudioUnitProperty_Latency) }
     /// The unit's tail time (kAudioUnitProperty_TailTime).
     open override var tailTime: TimeInterval { double(kAudioUnitProperty_TailTime) }
