@@ -55,6 +55,7 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         // libavcodec (FFmpeg): AAC, in the AudioToolboxAAC product only, so the core links no FFmpeg.
+        .systemLibrary(name: "CMySofa", pkgConfig: "libmysofa", providers: [.apt(["libmysofa-dev"])]),
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
@@ -70,7 +71,7 @@ let package = Package(
         .target(
             name: "AudioToolbox",
             dependencies: ["CoreAudioTypes", "CoreAudio", "CoreMIDI", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus",
-                           "OCARunLoop", "OCASpeech"],
+                           "OCARunLoop", "OCASpeech", "CMySofa"],
             // CAudioToolbox's module map names its Clang module AudioToolbox, with a submodule per header
             // (AudioToolbox.AudioFile, ...): this Swift module is its overlay, as Apple's is. The flag makes
             // the package usable only as a root or local (path) dependency, which is how it is used.
@@ -124,7 +125,7 @@ let package = Package(
         // The native codecs' bitstream cores (FLAC, ALAC) against the reference tools.
         .testTarget(name: "CodecTests", dependencies: ["AudioToolbox"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "ApplicationServices", "AudioToolboxAAC", "AllocationCounter", "COCASupport",
-                                                           "DeviceTestSupport"]),
+                                                           "DeviceTestSupport", "CMySofa"]),
         // Apple-style client code only (no @testable, no helpers of ours): the Apple-parity set (see the end).
         .testTarget(name: "ClientFidelityTests", dependencies: ["AVFoundation", "AudioToolbox", "CoreAudio"]),
         // Test-only: the fuzz targets' exercises (FuzzTesting/ uses them through the _FileExercises product).

@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests --scratch-path .build-rtsan -Xswiftc -Xclang-linker -Xswiftc -fsanitize=realtime
-SWIFT_BACKTRACE=enable=no swift test --skip-build --scratch-path .build-rtsan --filter "RealTimeAllocationTests|ExtAudioFileAsyncTests|EffectAllocationTests|InstrumentAllocationTests|EngineAllocationTests|AUAudioUnitTests|JACKMIDITests"
+SWIFT_BACKTRACE=enable=no swift test --skip-build --scratch-path .build-rtsan --filter "RealTimeAllocationTests|ExtAudioFileAsyncTests|EffectAllocationTests|InstrumentAllocationTests|SpatialMixerHRTFTests|EngineAllocationTests|AUAudioUnitTests|JACKMIDITests"

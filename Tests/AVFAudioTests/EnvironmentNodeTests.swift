@@ -55,6 +55,18 @@ import Testing
         #expect(abs(l3 - r3) < 1e-3 * l3, "ahead: left \(l3), right \(r3)")
     }
 
+    /// HRTF (Debian's MIT KEMAR responses through the 3D mixer): a 1 kHz source at +x is much louder in the right
+    /// ear, one ahead is balanced, and the environment lists the algorithm.
+    @Test func hrtfRendersWithTheInstalledResponses() throws {
+        try #require(FileManager.default.fileExists(atPath: "/usr/share/libmysofa/default.sofa"), "libmysofa1 is required")
+        let right = try Self.levels(at: AVAudio3DPoint(x: 1, y: 0, z: 0), algorithm: .HRTF)
+        // KEMAR's level difference at 1 kHz for a source at 90° is about 6 dB (far more above 3 kHz).
+        #expect(20 * log10(right.1 / right.0) > 4, "right \(right.1), left \(right.0)")
+        let ahead = try Self.levels(at: AVAudio3DPoint(x: 0, y: 0, z: -1), algorithm: .HRTFHQ)
+        #expect(abs(20 * log10(ahead.1 / ahead.0)) < 1.5)
+        #expect(AVAudioEnvironmentNode().applicableRenderingAlgorithms.map(\.intValue).contains(AVAudio3DMixingRenderingAlgorithm.HRTF.rawValue))
+    }
+
     @Test func inverseDistanceHalvesAtTwiceTheReference() throws {
         let (l1, r1) = try Self.levels(at: AVAudio3DPoint(x: 0, y: 0, z: -1))
         let (l2, r2) = try Self.levels(at: AVAudio3DPoint(x: 0, y: 0, z: -2))

@@ -281,7 +281,7 @@ import Testing
         #expect(TestSupport.setFormat(unit, kAudioUnitScope_Output, 0, quad) == kAudioUnitErr_FormatNotSupported)
         #expect(TestSupport.getUInt32(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, 3).1
                 == AUSpatializationAlgorithm.spatializationAlgorithm_EqualPowerPanning.rawValue)
-        for refused in [AUSpatializationAlgorithm.spatializationAlgorithm_HRTF, .spatializationAlgorithm_HRTFHQ, .spatializationAlgorithm_SoundField] {
+        for refused in [AUSpatializationAlgorithm.spatializationAlgorithm_SoundField] {
             #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, 0, refused.rawValue) == kAudioUnitErr_InvalidPropertyValue)
         }
         #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Global, 0, 1) == kAudioUnitErr_InvalidScope)

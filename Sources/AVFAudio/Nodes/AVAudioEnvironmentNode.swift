@@ -64,7 +64,22 @@ open class AVAudioEnvironmentNode: AVAudioNode, AVAudioMixing, @unchecked Sendab
 
     /// The rendering algorithms this environment implements.
     public var applicableRenderingAlgorithms: [NSNumber] {
-        [AVAudio3DMixingRenderingAlgorithm.equalPowerPanning, .sphericalHead, .stereoPassThrough].map { NSNumber(value: $0.rawValue) }
+        let hrtf: [AVAudio3DMixingRenderingAlgorithm] = hrtfAvailable ? [.HRTF, .HRTFHQ] : []
+        return ([AVAudio3DMixingRenderingAlgorithm.equalPowerPanning, .sphericalHead] + hrtf + [.stereoPassThrough]).map { NSNumber(value: $0.rawValue) }
+    }
+
+    /// Whether the 3D mixer renders HRTF here (it refuses the algorithm when no SOFA data is installed): probed on
+    /// input 0, whose setting is put back.
+    private var hrtfAvailable: Bool {
+        var current: UInt32 = 0
+        var size: UInt32 = 4
+        guard AudioUnitGetProperty(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, 0, &current, &size) == noErr else {
+            return false
+        }
+        var probe = AUSpatializationAlgorithm.spatializationAlgorithm_HRTF.rawValue
+        let ok = AudioUnitSetProperty(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, 0, &probe, 4) == noErr
+        AudioUnitSetProperty(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, 0, &current, 4)
+        return ok
     }
 
     // MARK: Geometry
@@ -129,9 +144,14 @@ open class AVAudioEnvironmentNode: AVAudioNode, AVAudioMixing, @unchecked Sendab
         var algorithm: UInt32 = switch s.sourceMode == .bypass ? .stereoPassThrough : s.renderingAlgorithm {
         case .equalPowerPanning, .soundField: AUSpatializationAlgorithm.spatializationAlgorithm_EqualPowerPanning.rawValue
         case .stereoPassThrough: AUSpatializationAlgorithm.spatializationAlgorithm_StereoPassThrough.rawValue
-        case .sphericalHead, .HRTF, .HRTFHQ, .auto: AUSpatializationAlgorithm.spatializationAlgorithm_SphericalHead.rawValue  // HRTF data is not loaded yet
+        case .sphericalHead: AUSpatializationAlgorithm.spatializationAlgorithm_SphericalHead.rawValue
+        case .HRTF, .HRTFHQ, .auto: AUSpatializationAlgorithm.spatializationAlgorithm_HRTF.rawValue
         }
-        AudioUnitSetProperty(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, e, &algorithm, 4)
+        if AudioUnitSetProperty(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, e, &algorithm, 4) != noErr {
+            // No HRTF data installed: the spherical-head model is the nearest.
+            algorithm = AUSpatializationAlgorithm.spatializationAlgorithm_SphericalHead.rawValue
+            AudioUnitSetProperty(unit, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, e, &algorithm, 4)
+        }
         let p = distanceParameters!
         // The environment's exponential law, (distance / reference)^-rolloff, is the 3D mixer's power curve.
         var curve: UInt32 = switch p.distanceAttenuationModel {

@@ -11,8 +11,9 @@ import Glibc
 /// MinGain/MaxGain (linear clamps of the distance-attenuated gain); output Gain (dB).
 /// Algorithms (kAudioUnitProperty_SpatializationAlgorithm, per input): EqualPowerPanning, SphericalHead
 /// (Brown-Duda interaural delay and head shadow), VectorBasedPanning (a ±30° speaker pair) and
-/// StereoPassThrough; the HRTF algorithms answer kAudioUnitErr_InvalidPropertyValue until SOFA data can be
-/// loaded. Distance attenuation follows MixerDistanceParams, the attenuation curve and the DistanceAtten
+/// StereoPassThrough, and HRTF / HRTFHQ (both the same here: the responses of a SOFA file, Debian's MIT KEMAR
+/// set, by HRTFTable, convolved per input; they answer kAudioUnitErr_InvalidPropertyValue when no SOFA file is
+/// installed). Distance attenuation follows MixerDistanceParams, the attenuation curve and the DistanceAtten
 /// rolloff (SpatialKernels states the curves). Gains are de-zippered (10 ms for a unit step); sources pass
 /// through the reader with a latency of 2 input frames. Reverb, occlusion, obstruction, Doppler and head
 /// tracking are not implemented: their parameters and flags are refused.
@@ -38,6 +39,10 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
     /// Work slices: the input read at rate (2 channels), and the two ear signals.
     private var work: UnsafeMutablePointer<Float>?
     private var pullLists: [UnsafeMutableAudioBufferListPointer] = []
+    /// HRTF rendering: the responses at the output rate and one convolver per input, with the grid point each last used.
+    private var hrtf: HRTFTable?
+    private var convolvers: [HRTFConvolver] = []
+    private var hrtfPoints: [Int] = []
     private var outputGain: Float = 1
     private var step: Float = 1
 
@@ -108,6 +113,7 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         }
         let algorithms: [AUSpatializationAlgorithm] = [.spatializationAlgorithm_EqualPowerPanning, .spatializationAlgorithm_SphericalHead,
                                                        .spatializationAlgorithm_VectorBasedPanning, .spatializationAlgorithm_StereoPassThrough]
+            + (HRTFTable.isAvailable ? [.spatializationAlgorithm_HRTF, .spatializationAlgorithm_HRTFHQ] : [])
         let algorithm = setting(kAudioUnitProperty_SpatializationAlgorithm, { $0.algorithm.load(ordering: .relaxed) }, { $0.algorithm.store($1, ordering: .relaxed) }) { (v: UInt32) -> Bool in
             guard let a = AUSpatializationAlgorithm(rawValue: v) else { return false }
             return algorithms.contains(a)
@@ -163,6 +169,9 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         work = .allocate(capacity: 4 * maxFrames)
         pullLists = [AudioBufferList.allocate(maximumBuffers: 1), AudioBufferList.allocate(maximumBuffers: 2)]
         step = Float(1 / max(0.010 * outRate, 1))
+        hrtf = HRTFTable.isAvailable ? HRTFTable.table(sampleRate: outRate) : nil
+        convolvers = hrtf == nil ? [] : (0..<stateCount).map { _ in HRTFConvolver(taps: HRTFTable.taps, maximumFrames: maxFrames) }
+        hrtfPoints = Array(repeating: -1, count: stateCount)
         outputGain = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Output, 0))
         return noErr
     }
@@ -176,6 +185,7 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
             old.release()
             states[i] = SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: Int(maxFramesPerSlice))
         }
+        convolvers.forEach { $0.reset() }
         outputGain = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Output, 0))
     }
 
@@ -191,6 +201,8 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         work = nil
         pullLists.forEach { free($0.unsafeMutablePointer) }
         pullLists = []
+        convolvers = []
+        hrtfPoints = []
     }
     deinit { releaseState() }
 
@@ -249,6 +261,18 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
                                             into: ears)
                     sourceL = UnsafePointer(ears.0)
                     sourceR = UnsafePointer(ears.1)
+                case .spatializationAlgorithm_HRTF, .spatializationAlgorithm_HRTFHQ:
+                    if let hrtf, i < convolvers.count {
+                        let point = hrtf.index(azimuth: azimuth, elevation: elevation)
+                        if point != hrtfPoints[i] {
+                            let (l, r) = hrtf.filter(point)
+                            convolvers[i].setFilter(left: l, right: r)
+                            hrtfPoints[i] = point
+                        }
+                        convolvers[i].process(read.0, count: n, left: ears.0, right: ears.1)
+                        sourceL = UnsafePointer(ears.0)
+                        sourceR = UnsafePointer(ears.1)
+                    }
                 case .spatializationAlgorithm_VectorBasedPanning:
                     let (l, r) = SpatialKernels.vectorBaseGains(azimuth: azimuth, elevation: elevation)
                     targetL *= l; targetR *= r
