@@ -271,6 +271,25 @@ public func alcMacOSXMixerOutputRate(_ value: ALdouble) {
     ALState.shared.locked { if value > 0, value.isFinite { ALState.shared.mixerOutputRate = value } }
 }
 
+/// Apple's extension: the spatial rendering quality of every context, now and later: HIGH (or iOS's HEADPHONES) renders
+/// with HRTF, LOW pans. Other values are ignored.
+public func alcMacOSXRenderingQuality(_ value: ALint) {
+    guard [ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_HIGH, ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_LOW,
+           ALC_IPHONE_SPATIAL_RENDERING_QUALITY_HEADPHONES].contains(value) else { return }
+    let mixers = ALState.shared.locked { () -> [AudioUnit] in
+        ALState.shared.renderingQuality = value
+        return ALState.shared.contexts.values.compactMap { $0.mixer }
+    }
+    for mixer in mixers {
+        for bus in 0..<UInt32(ALContext.busCount) { ALContext.setAlgorithm(mixer, bus: bus, quality: value) }
+    }
+}
+
+/// Apple's extension: the rendering quality alcMacOSXRenderingQuality set (LOW by default).
+public func alcMacOSXGetRenderingQuality() -> ALint {
+    ALState.shared.locked { ALState.shared.renderingQuality }
+}
+
 /// Apple's extension: the rate set by alcMacOSXMixerOutputRate (44100 if none).
 public func alcMacOSXGetMixerOutputRate() -> ALdouble {
     ALState.shared.locked { ALState.shared.mixerOutputRate > 0 ? ALState.shared.mixerOutputRate : 44100 }

@@ -38,6 +38,17 @@ final class ALContext {
     /// A loopback device rendering one channel.
     var monoOutput: Bool { device.isLoopback && device.loopbackChannels == ALC_MONO_SOFT }
     private(set) var mixer: AudioUnit?
+
+    /// The 3D mixer algorithm for Apple's rendering quality: HRTF for HIGH and HEADPHONES (the spherical head where
+    /// no SOFA data is installed), equal-power panning for LOW.
+    static func setAlgorithm(_ mixer: AudioUnit, bus: UInt32, quality: ALint) {
+        let hrtf = quality == ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_HIGH || quality == ALC_IPHONE_SPATIAL_RENDERING_QUALITY_HEADPHONES
+        var algorithm = (hrtf ? AUSpatializationAlgorithm.spatializationAlgorithm_HRTF : .spatializationAlgorithm_EqualPowerPanning).rawValue
+        if AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, bus, &algorithm, 4) != noErr {
+            algorithm = AUSpatializationAlgorithm.spatializationAlgorithm_SphericalHead.rawValue
+            AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, bus, &algorithm, 4)
+        }
+    }
     private(set) var output: AudioUnit?
     /// Loopback scratch (2 non-interleaved channels of maxSlice frames) and the running sample time.
     private var scratch: UnsafeMutablePointer<Float>?
@@ -89,8 +100,7 @@ final class ALContext {
             var callback = AURenderCallbackStruct(inputProc: alRenderVoice, inputProcRefCon: refCon)
             status |= AudioUnitSetProperty(mixer, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &callback,
                                            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
-            var algorithm = AUSpatializationAlgorithm.spatializationAlgorithm_EqualPowerPanning.rawValue
-            status |= AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, bus, &algorithm, 4)
+            Self.setAlgorithm(mixer, bus: bus, quality: ALState.shared.renderingQuality)
             var mode = AUSpatialMixerSourceMode.spatialMixerSourceMode_PointSource.rawValue
             status |= AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatialMixerSourceMode, kAudioUnitScope_Input, bus, &mode, 4)
             status |= AudioUnitSetParameter(mixer, kSpatialMixerParam_Enable, kAudioUnitScope_Input, bus, 0, 0)

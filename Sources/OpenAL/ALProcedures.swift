@@ -10,6 +10,12 @@ enum ALProcedures {
         case "alcMacOSXMixerOutputRate":
             let f: alcMacOSXMixerOutputRateProcPtr = { alcMacOSXMixerOutputRate($0) }
             return unsafeBitCast(f, to: UnsafeMutableRawPointer.self)
+        case "alcMacOSXRenderingQuality":
+            let f: alcMacOSXRenderingQualityProcPtr = { alcMacOSXRenderingQuality($0) }
+            return unsafeBitCast(f, to: UnsafeMutableRawPointer.self)
+        case "alcMacOSXGetRenderingQuality":
+            let f: alcMacOSXGetRenderingQualityProcPtr = { alcMacOSXGetRenderingQuality() }
+            return unsafeBitCast(f, to: UnsafeMutableRawPointer.self)
         case "alcMacOSXGetMixerOutputRate":
             let f: alcMacOSXGetMixerOutputRateProcPtr = { alcMacOSXGetMixerOutputRate() }
             return unsafeBitCast(f, to: UnsafeMutableRawPointer.self)

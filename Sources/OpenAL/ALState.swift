@@ -19,6 +19,8 @@ final class ALState: @unchecked Sendable {
     var globalALCError: ALCenum = ALC_NO_ERROR
     /// Apple's alcMacOSXMixerOutputRate: the rate new device contexts mix at (0: 44100 Hz).
     var mixerOutputRate: Double = 0
+    /// Apple's alcMacOSXRenderingQuality: LOW pans, HIGH and HEADPHONES render with HRTF (every context).
+    var renderingQuality: ALint = ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_LOW
 
     private init() {
         mutex = .allocate(capacity: 1)

@@ -1,3 +1,4 @@
+import Foundation
 import OpenAL
 import Testing
 
@@ -20,6 +21,31 @@ extension OpenALTests {
             #expect(right.right > 0.45 && right.left < 1e-3)
             #expect(left.left > 0.45 && left.right < 1e-3)
             #expect(abs(ahead.left - ahead.right) < 1e-6 && ahead.left > 0.3)
+            lb.close(sources: [s], buffers: [b])
+        }
+
+        /// Apple's alcMacOSXRenderingQuality: HIGH renders with HRTF (the installed MIT KEMAR responses: a source at +X is
+        /// louder on the right but heard on the left too, unlike panning), LOW pans again.
+        @Test func renderingQualityHighUsesHRTF() throws {
+            try #require(FileManager.default.fileExists(atPath: "/usr/share/libmysofa/default.sofa"), "libmysofa1 is required")
+            #expect(alcMacOSXGetRenderingQuality() == ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_LOW)
+            let lb = try Loopback()
+            let b = lb.buffer(frames: 44100) { Float(sin(Double($0) * 2 * Double.pi * 1000 / 44100)) * 0.5 }
+            let s = lb.source(buffer: b)
+            alDistanceModel(AL_NONE)
+            alSourcePlay(s)
+            alSource3f(s, AL_POSITION, 1, 0, 0)
+            let proc = try #require(alcGetProcAddress(nil, "alcMacOSXRenderingQuality"))
+            let setQuality = unsafeBitCast(proc, to: alcMacOSXRenderingQualityProcPtr.self)
+            setQuality(ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_HIGH)
+            defer { alcMacOSXRenderingQuality(ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_LOW) }
+            #expect(alcMacOSXGetRenderingQuality() == ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_HIGH)
+            let hrtf = lb.level()
+            alcMacOSXRenderingQuality(ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_LOW)
+            let panned = lb.level()
+            print("rendering quality HIGH +X at 1 kHz: L \(hrtf.left) R \(hrtf.right); LOW: L \(panned.left) R \(panned.right)")
+            #expect(hrtf.right > 1.5 * hrtf.left && hrtf.left > 0.01, "HRTF: the far ear hears it, quieter")
+            #expect(panned.left < 1e-3, "panned: the left is silent")
             lb.close(sources: [s], buffers: [b])
         }
 
