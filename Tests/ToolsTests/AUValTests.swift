@@ -7,11 +7,6 @@ import ToolSupport
 /// planted defect at a time (a property larger than its reported size, a render past the buffer, a ClassInfo
 /// that cannot be restored) fails at the step that catches it.
 @Suite struct AUValTests {
-    static let auTypes: Set<OSType> = [kAudioUnitType_Output, kAudioUnitType_MusicDevice, kAudioUnitType_MusicEffect,
-                                       kAudioUnitType_FormatConverter, kAudioUnitType_Effect, kAudioUnitType_Mixer,
-                                       kAudioUnitType_Panner, kAudioUnitType_Generator, kAudioUnitType_OfflineEffect,
-                                       kAudioUnitType_MIDIProcessor]
-
     /// Every built-in audio unit as auval prints it ("aufx dely appl").
     static func registered() -> [String] {
         var any = AudioComponentDescription()
@@ -21,7 +16,7 @@ import ToolSupport
             component = c
             var d = AudioComponentDescription()
             AudioComponentGetDescription(c, &d)
-            guard auTypes.contains(d.componentType), d.componentManufacturer == kAudioUnitManufacturer_Apple else { continue }
+            guard AUValidator.audioUnitTypes.contains(d.componentType), d.componentManufacturer == kAudioUnitManufacturer_Apple else { continue }
             out.append([d.componentType, d.componentSubType, d.componentManufacturer].map { fourCharacters($0)! }.joined(separator: " "))
         }
         return out

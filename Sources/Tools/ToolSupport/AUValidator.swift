@@ -21,6 +21,13 @@ public final class AUValidator {
         self.write = output
     }
 
+    /// The component types that are audio units (AUComponent.h); the registry also holds codecs.
+    public static let audioUnitTypes: Set<OSType> = [
+        kAudioUnitType_Output, kAudioUnitType_MusicDevice, kAudioUnitType_MusicEffect, kAudioUnitType_FormatConverter,
+        kAudioUnitType_Effect, kAudioUnitType_Mixer, kAudioUnitType_Panner, kAudioUnitType_Generator,
+        kAudioUnitType_OfflineEffect, kAudioUnitType_MIDIProcessor,
+    ]
+
     /// The four-char codes as auval prints them: 'aufx' - 'dely' - 'appl'.
     public static func codes(_ d: AudioComponentDescription) -> String {
         [d.componentType, d.componentSubType, d.componentManufacturer].map { quoted($0) }.joined(separator: " - ")
@@ -59,9 +66,7 @@ public final class AUValidator {
         write("VALIDATING AUDIO UNIT: \(Self.codes(description))")
         write("--------------------------------------------------")
         var d = description
-        guard [kAudioUnitType_Output, kAudioUnitType_MusicDevice, kAudioUnitType_MusicEffect, kAudioUnitType_FormatConverter,
-               kAudioUnitType_Effect, kAudioUnitType_Mixer, kAudioUnitType_Panner, kAudioUnitType_Generator,
-               kAudioUnitType_OfflineEffect, kAudioUnitType_MIDIProcessor].contains(description.componentType) else {
+        guard Self.audioUnitTypes.contains(description.componentType) else {
             write("FATAL ERROR: \(quoted(description.componentType)) is not an audio unit type")
             failures += 1
             return finish()

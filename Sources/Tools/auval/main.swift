@@ -42,11 +42,6 @@ func code(_ s: String) -> OSType {
     return c
 }
 
-/// The component types that are audio units (AUComponent.h).
-let audioUnitTypes: Set<OSType> = [kAudioUnitType_Output, kAudioUnitType_MusicDevice, kAudioUnitType_MusicEffect, kAudioUnitType_FormatConverter,
-                                   kAudioUnitType_Effect, kAudioUnitType_Mixer, kAudioUnitType_Panner, kAudioUnitType_Generator,
-                                   kAudioUnitType_OfflineEffect, kAudioUnitType_MIDIProcessor]
-
 var list = false
 var listType: OSType?
 var validate: AudioComponentDescription?
@@ -93,7 +88,7 @@ if list || listType != nil {
         var d = AudioComponentDescription()
         AudioComponentGetDescription(c, &d)
         // Audio units only (the registry also holds codecs).
-        guard audioUnitTypes.contains(d.componentType) else { continue }
+        guard AUValidator.audioUnitTypes.contains(d.componentType) else { continue }
         var name: Unmanaged<CFString>?
         AudioComponentCopyName(c, &name)
         let text = [d.componentType, d.componentSubType, d.componentManufacturer].map { fourCharacters($0) ?? "????" }.joined(separator: " ")

@@ -60,9 +60,6 @@ final class AUSampler: AUInstrumentUnit, @unchecked Sendable {
         guard let path = url.path else { return kAudioUnitErr_InvalidFile }
         switch Int(data.instrumentType) {
         case kInstrumentType_SF2Preset:
-            guard isSoundFont(path) else {
-                return FileManager.default.fileExists(atPath: path) ? kAudioUnitErr_InvalidFile : -43
-            }
             switch SoundBankCache.bank(at: path) {
             case .failure(let e): return e.status
             case .success(let bank):
@@ -128,13 +125,6 @@ final class AUSampler: AUInstrumentUnit, @unchecked Sendable {
             if let fine = preset.fineTune { _ = setParameter(kAUSamplerParam_FineTuning, kAudioUnitScope_Global, 0, min(max(fine, -99), 99), 0) }
             return installBuilt(preset.builder)
         }
-    }
-
-    private func isSoundFont(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = handle.readData(ofLength: 12)
-        return head.count == 12 && head.prefix(4) == Data("RIFF".utf8) && head.suffix(4) == Data("sfbk".utf8)
     }
 
     // MARK: Properties

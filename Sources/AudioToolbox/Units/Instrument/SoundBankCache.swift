@@ -44,10 +44,7 @@ enum SoundBankCache {
     /// Apple's answers: a file that cannot be read is kAudioUnitErr_InvalidFile's sibling "file not found"
     /// (fnfErr, -43) when missing, and a file that is not a bank kAudioUnitErr_InvalidFile.
     static func status(for error: SoundFontError) -> OSStatus {
-        switch error {
-        case .unreadableFile(_, let errno) where errno == ENOENT: return -43
-        case .unreadableFile: return kAudioUnitErr_InvalidFile
-        default: return kAudioUnitErr_InvalidFile
-        }
+        if case .unreadableFile(_, let errno) = error, errno == ENOENT { return -43 }
+        return kAudioUnitErr_InvalidFile
     }
 }
