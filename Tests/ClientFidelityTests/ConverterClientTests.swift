@@ -143,6 +143,32 @@ final class SpeechResampler {
         #expect(abl.mBuffers.mDataByteSize == 16)
     }
 
+    /// A 5.1 buffer folded to stereo with `downmix` on: the ITU-R BS.775 equations (L + 0.7071 C + 0.7071 Ls),
+    /// the LFE left out; with it off the first two channels pass unchanged.
+    @Test func downmixFiveOneToStereo() throws {
+        let surround = AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_MPEG_5_1_A)!
+        let inputFormat = AVAudioFormat(standardFormatWithSampleRate: 48000, channelLayout: surround)
+        let outputFormat = AVAudioFormat(standardFormatWithSampleRate: 48000, channels: 2)!
+        let input = AVAudioPCMBuffer(pcmFormat: inputFormat, frameCapacity: 8)!
+        input.frameLength = 8
+        for c in 0..<6 { for n in 0..<8 { input.floatChannelData![c][n] = Float(c + 1) / 10 + Float(n) / 100 } }
+        for downmix in [true, false] {
+            let converter = try #require(AVAudioConverter(from: inputFormat, to: outputFormat))
+            converter.downmix = downmix
+            #expect(converter.downmix == downmix)
+            let output = AVAudioPCMBuffer(pcmFormat: outputFormat, frameCapacity: 8)!
+            try converter.convert(to: output, from: input)
+            #expect(output.frameLength == 8)
+            let x = input.floatChannelData!, y = output.floatChannelData!
+            let h: Float = 0.70710678
+            for n in 0..<8 {
+                let left = downmix ? x[0][n] + h * x[2][n] + h * x[4][n] : x[0][n]
+                let right = downmix ? x[1][n] + h * x[2][n] + h * x[5][n] : x[1][n]
+                #expect(abs(y[0][n] - left) < 1e-6 && abs(y[1][n] - right) < 1e-6, "downmix \(downmix), frame \(n)")
+            }
+        }
+    }
+
     @Test func sampleRateConverterProperties() throws {
         let from = AVAudioFormat(standardFormatWithSampleRate: 48000, channels: 1)!
         let to = AVAudioFormat(standardFormatWithSampleRate: 22050, channels: 1)!

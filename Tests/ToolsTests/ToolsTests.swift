@@ -258,6 +258,74 @@ enum Fixture {
         #expect(samples.count == 2 * (spec.0 == "AIFC" ? 44160 : 44100))
     }
 
+    /// `--mix`: a 5.1 file (sox writes WAVE_FORMAT_EXTENSIBLE with the 5.1 mask) folded to stereo and to mono
+    /// equals ITU-R BS.775's downmix computed here from the samples sox reads back (both files read by sox,
+    /// not by our reader); without --mix, -c 2 keeps L and R. `-l` labels the output, which ffprobe reads.
+    @Test func afconvertMixesChannelsByLayout() throws {
+        let sox = try #require(Tools.sox, "sox is required (scripts/setup.sh installs it)")
+        let ffprobe = try #require(["/usr/bin/ffprobe"].first { FileManager.default.isExecutableFile(atPath: $0) }, "ffprobe is missing")
+        let source = Fixture.tempURL("wav")
+        var made: [URL] = [source]
+        defer { for url in made { try? FileManager.default.removeItem(at: url) } }
+        let synth = try Tools.run(executable: sox, ["-n", "-r", "48000", "-b", "16", "-c", "6", source.path, "synth", "0.25",
+                                                    "sine", "110", "sine", "220", "sine", "330", "sine", "440", "sine", "550", "sine", "660",
+                                                    "gain", "-9"])
+        try #require(synth.status == 0, "sox: \(synth.stderr)")
+        func floats(_ url: URL) throws -> [Double] {
+            let r = Process()
+            r.executableURL = URL(fileURLWithPath: sox)
+            r.arguments = [url.path, "-t", "f32", "-"]
+            let pipe = Pipe()
+            r.standardOutput = pipe
+            try r.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            r.waitUntilExit()
+            return data.withUnsafeBytes { raw in (0..<data.count / 4).map { Double(raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self)) } }
+        }
+        let x = try floats(source)
+        let frames = x.count / 6
+        #expect(frames == 12000)
+        let h = 0.5.squareRoot()
+        for (arguments, channels) in [(["--mix", "-c", "2"], 2), (["--mix", "-l", "Mono"], 1), (["-c", "2"], 2)] {
+            let out = Fixture.tempURL("wav")
+            made.append(out)
+            let r = try Tools.run("afconvert", arguments + ["-d", "LEF32", source.path, out.path])
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            let y = try floats(out)
+            #expect(y.count == frames * channels, "\(arguments)")
+            var worst = 0.0
+            for n in 0..<min(frames, y.count / channels) {
+                let s = Array(x[n * 6..<n * 6 + 6])  // L R C LFE Ls Rs
+                let expected: [Double]
+                if arguments.contains("--mix") {
+                    expected = channels == 2 ? [s[0] + h * s[2] + h * s[4], s[1] + h * s[2] + h * s[5]]
+                        : [h * s[0] + h * s[1] + s[2] + 0.5 * s[4] + 0.5 * s[5]]
+                } else {
+                    expected = [s[0], s[1]]
+                }
+                for c in 0..<channels { worst = max(worst, abs(y[n * channels + c] - expected[c])) }
+            }
+            #expect(worst < 1e-6, "\(arguments): largest difference from the ITU downmix \(worst)")
+        }
+        // -l names the output's layout; ffprobe reads it from the CAF's chan chunk.
+        let labelled = Fixture.tempURL("caf")
+        made.append(labelled)
+        let r = try Tools.run("afconvert", ["-l", "MPEG_5_1_D", "--mix", source.path, labelled.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let probe = try Tools.run(executable: ffprobe, ["-v", "error", "-show_entries", "stream=channels,channel_layout", "-of", "csv=p=0", labelled.path])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "6,5.1(side)", "\(probe.stdout)")
+        let info = try Tools.run("afinfo", [labelled.path])
+        #expect(info.stdout.contains("Channel layout: 5.1 (C L R Ls Rs LFE)"), "\(info.stdout)")
+        // With --mix the channels moved to the new order: D's first channel (C) is A's third.
+        let y = try floats(labelled)
+        var worst = 0.0
+        for n in 0..<frames { for (c, source) in [2, 0, 1, 4, 5, 3].enumerated() { worst = max(worst, abs(y[n * 6 + c] - x[n * 6 + source])) } }
+        #expect(worst < 1e-4, "reordered by layout: \(worst)")
+        // Discrete channels have no standard mix.
+        let refused = try Tools.run("afconvert", ["--mix", "-l", "DiscreteInOrder", source.path, Fixture.tempURL("wav").path])
+        #expect(refused.status != 0)
+    }
+
     @Test func afconvertInfersTypeAndFormat() throws {
         let wav = Fixture.tempURL("wav"), aif = Fixture.tempURL("aif"), caf = Fixture.tempURL("caf")
         defer { for url in [wav, aif, caf] { try? FileManager.default.removeItem(at: url) } }

@@ -90,12 +90,11 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Whether channels beyond the output's are mixed into it (instead of dropped).
-    public var downmix = false {
-        didSet {
-            guard downmix, outputFormat.channelCount < inputFormat.channelCount else { return }
-            // AudioConverter mixes when the output is mono; for other counts the channel map keeps the first ones.
-        }
+    /// Whether channels are mixed by the formats' channel layouts (ITU-R BS.775 downmix: 5.1 to stereo is
+    /// L + 0.707 C + 0.707 Ls ...) instead of routed (the first channels kept, as without it).
+    public var downmix: Bool {
+        get { (getValue(kAudioConverterPropertyPerformDownmix, UInt32(0)) ?? 0) != 0 }
+        set { setValue(kAudioConverterPropertyPerformDownmix, UInt32(newValue ? 1 : 0)) }
     }
 
     /// Whether integer output is dithered.

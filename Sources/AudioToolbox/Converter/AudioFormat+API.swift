@@ -73,6 +73,57 @@ private func channelCount(_ layout: UnsafeRawPointer, size: UInt32) -> UInt32? {
     }
 }
 
+/// An AudioChannelLayout holding `labels` as channel descriptions (ChannelLayoutForTag's value).
+private func describedLayout(_ labels: [AudioChannelLabel]) -> [UInt8] {
+    var out = bytes(of: kAudioChannelLayoutTag_UseChannelDescriptions) + bytes(of: UInt32(0)) + bytes(of: UInt32(labels.count))
+    for label in labels {
+        out += bytes(of: AudioChannelDescription(mChannelLabel: label, mChannelFlags: [], mCoordinates: (0, 0, 0)))
+    }
+    return out
+}
+
+/// The channels of a layout given as the specifier, within the specifier's size.
+private func layoutLabels(_ size: UInt32, _ spec: UnsafeRawPointer?) -> [AudioChannelLabel]? {
+    guard let spec, size >= 12 else { return nil }
+    return ChannelLayoutCatalog.labels(inLayout: UnsafeRawBufferPointer(start: spec, count: Int(size)))
+}
+
+/// The channels of the two layouts an array of two AudioChannelLayout pointers names (nil inside for a layout
+/// with channels no catalog knows), or nil for a bad specifier.
+private func layoutPair(_ size: UInt32, _ spec: UnsafeRawPointer?) -> ([AudioChannelLabel]?, [AudioChannelLabel]?)? {
+    guard let spec, Int(size) >= 2 * MemoryLayout<UnsafeRawPointer>.size,
+          let a = spec.loadUnaligned(as: UnsafeRawPointer?.self),
+          let b = spec.loadUnaligned(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self) else { return nil }
+    func labels(_ p: UnsafeRawPointer) -> [AudioChannelLabel]? {
+        ChannelLayoutCatalog.labels(inLayout: UnsafeRawBufferPointer(start: p, count: ChannelLayoutCatalog.layoutSize(at: p)))
+    }
+    return (labels(a), labels(b))
+}
+
+/// kAudioFormatProperty_ValidateChannelLayout: kAudio_ParamError for a structural problem, kAudioFormatUnknownFormatError
+/// for a tag or label Core Audio does not define.
+private func validateLayout(_ size: UInt32, _ spec: UnsafeRawPointer?) -> OSStatus {
+    guard let spec, size >= 12 else { return kAudio_ParamError }
+    let raw = UnsafeRawBufferPointer(start: spec, count: Int(size))
+    let tag = raw.loadUnaligned(as: UInt32.self)
+    switch tag {
+    case kAudioChannelLayoutTag_UseChannelDescriptions:
+        let count = Int(raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        guard count > 0, count <= (raw.count - 12) / 20 else { return kAudio_ParamError }
+        for i in 0..<count {
+            let label = raw.loadUnaligned(fromByteOffset: 12 + 20 * i, as: UInt32.self)
+            guard ChannelLayoutCatalog.isDefined(label) else { return kAudioFormatUnknownFormatError }
+        }
+        return noErr
+    case kAudioChannelLayoutTag_UseChannelBitmap:
+        let bitmap = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        return bitmap != 0 && bitmap < 1 << 18 ? noErr : kAudio_ParamError
+    default:
+        if tag & 0xFFFF0000 == kAudioChannelLayoutTag_Unknown { return noErr }  // N unknown channels
+        return ChannelLayoutCatalog.labels(forTag: tag) != nil ? noErr : kAudioFormatUnknownFormatError
+    }
+}
+
 private func formatValue(_ id: AudioFormatPropertyID, _ size: UInt32, _ spec: UnsafeRawPointer?,
                          _ inData: UnsafeMutableRawPointer?) -> FormatValue {
     switch id {
@@ -165,14 +216,58 @@ private func formatValue(_ id: AudioFormatPropertyID, _ size: UInt32, _ spec: Un
         guard let spec, let n = channelCount(spec, size: size) else { return .failure(kAudioFormatBadSpecifierSizeError) }
         return .bytes(bytes(of: n))
     case kAudioFormatProperty_BitmapForLayoutTag:
+        // A tag has a bitmap when each of its channels is one of the bitmap's 18 labels, in label order.
         guard let tag = specifier(size, spec, as: AudioChannelLayoutTag.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
-        let bitmap: AudioChannelBitmap
-        switch tag {
-        case kAudioChannelLayoutTag_Mono: bitmap = .bit_Center
-        case kAudioChannelLayoutTag_Stereo: bitmap = [.bit_Left, .bit_Right]
-        default: return .failure(kAudioFormatUnknownFormatError)
+        guard let labels = ChannelLayoutCatalog.labels(forTag: tag), labels.allSatisfy({ (1...18).contains($0) }),
+              labels == labels.sorted() else { return .failure(kAudioFormatUnknownFormatError) }
+        return .bytes(bytes(of: labels.reduce(UInt32(0)) { $0 | 1 << ($1 - 1) }))
+    case kAudioFormatProperty_ChannelLayoutForTag:
+        guard let tag = specifier(size, spec, as: AudioChannelLayoutTag.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        guard let labels = ChannelLayoutCatalog.labels(forTag: tag) else { return .failure(kAudioFormatUnknownFormatError) }
+        return .bytes(describedLayout(labels))
+    case kAudioFormatProperty_ChannelLayoutForBitmap:
+        guard let bitmap = specifier(size, spec, as: UInt32.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        let labels = ChannelLayoutCatalog.labels(forBitmap: bitmap)
+        guard !labels.isEmpty else { return .failure(kAudioFormatUnknownFormatError) }
+        return .bytes(describedLayout(labels))
+    case kAudioFormatProperty_TagForChannelLayout:
+        guard let labels = layoutLabels(size, spec) else { return .failure(kAudioFormatUnknownFormatError) }
+        guard let tag = ChannelLayoutCatalog.tag(for: labels) else { return .failure(kAudioFormatUnknownFormatError) }
+        return .bytes(bytes(of: tag))
+    case kAudioFormatProperty_TagsForNumberOfChannels:
+        guard let count = specifier(size, spec, as: UInt32.self) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        var tags = ChannelLayoutCatalog.tags(channels: Int(count))
+        if count > 0 && count <= 0xFFFF { tags.append(kAudioChannelLayoutTag_DiscreteInOrder | count) }
+        guard !tags.isEmpty else { return .failure(kAudioFormatUnknownFormatError) }
+        return .bytes(tags.flatMap { bytes(of: $0) })
+    case kAudioFormatProperty_ChannelLayoutName, kAudioFormatProperty_ChannelLayoutSimpleName:
+        guard let labels = layoutLabels(size, spec) else { return .failure(kAudioFormatUnknownFormatError) }
+        let name = id == kAudioFormatProperty_ChannelLayoutName ? ChannelLayoutCatalog.name(labels: labels)
+            : ChannelLayoutCatalog.simpleName(labels: labels)
+        guard let name else { return .failure(kAudioFormatUnknownFormatError) }
+        return .object(name as NSString)
+    case kAudioFormatProperty_ChannelName, kAudioFormatProperty_ChannelShortName:
+        guard let description = specifier(size, spec, as: AudioChannelDescription.self) else {
+            return .failure(kAudioFormatBadSpecifierSizeError)
         }
-        return .bytes(bytes(of: bitmap))
+        let label = description.mChannelLabel
+        return .object((id == kAudioFormatProperty_ChannelName ? ChannelLayoutCatalog.longName(label)
+                        : ChannelLayoutCatalog.shortName(label)) as NSString)
+    case kAudioFormatProperty_AreChannelLayoutsEquivalent, kAudioFormatProperty_MatrixMixMap, kAudioFormatProperty_ChannelMap:
+        guard let (from, to) = layoutPair(size, spec) else { return .failure(kAudioFormatBadSpecifierSizeError) }
+        guard let from, let to else { return .failure(kAudioFormatUnknownFormatError) }
+        switch id {
+        case kAudioFormatProperty_AreChannelLayoutsEquivalent:
+            return .bytes(bytes(of: UInt32(from == to ? 1 : 0)))
+        case kAudioFormatProperty_ChannelMap:
+            return .bytes(ChannelMixMatrix.channelMap(from: from, to: to).flatMap { bytes(of: $0) })
+        default:
+            guard let matrix = ChannelMixMatrix.matrix(from: from, to: to) else { return .failure(kAudioFormatUnknownFormatError) }
+            return .bytes(matrix.flatMap { $0 }.flatMap { bytes(of: Float32($0)) })
+        }
+    case kAudioFormatProperty_ValidateChannelLayout:
+        let status = validateLayout(size, spec)
+        return status == noErr ? .bytes([]) : .failure(status)
     default:
         return .failure(kAudioFormatUnsupportedPropertyError)
     }
@@ -197,6 +292,8 @@ public func AudioFormatGetPropertyInfo(_ inPropertyID: AudioFormatPropertyID, _ 
 public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32, _ inSpecifier: UnsafeRawPointer?,
                                    _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?,
                                    _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
+    // Validation answers through its status alone; its value and size "must be set to NULL".
+    if inPropertyID == kAudioFormatProperty_ValidateChannelLayout { return validateLayout(inSpecifierSize, inSpecifier) }
     guard let ioPropertyDataSize, let outPropertyData else { return kAudio_ParamError }
     switch formatValue(inPropertyID, inSpecifierSize, inSpecifier, outPropertyData) {
     case .bytes(let b):

@@ -23,6 +23,10 @@ extension PCMConverter {
             return (UInt32(layoutData(input: true).count), true)
         case kAudioConverterOutputChannelLayout:
             return (UInt32(layoutData(input: false).count), true)
+        case kAudioConverterPropertyPerformDownmix:
+            return (4, true)
+        case kAudioConverterPropertyChannelMixMap:
+            return (UInt32(input.channels * output.channels * 4), true)
         default:
             return nil
         }
@@ -92,6 +96,23 @@ extension PCMConverter {
             data.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             ioSize.pointee = UInt32(data.count)
             return noErr
+        case kAudioConverterPropertyPerformDownmix:
+            return put(UInt32(performsDownmix ? 1 : 0))
+        case kAudioConverterPropertyChannelMixMap:
+            // The mix in use; without one, the routing as a matrix (a channel map is a matrix of ones).
+            var gains = mixGains ?? [Double](repeating: 0, count: input.channels * output.channels)
+            if mixGains == nil {
+                for o in 0..<output.channels {
+                    if mixesToMono {
+                        for c in 0..<input.channels { gains[c * output.channels + o] = 1 / Double(input.channels) }
+                    } else if channelMap[o] >= 0 {
+                        gains[Int(channelMap[o]) * output.channels + o] = 1
+                    }
+                }
+            }
+            for (i, g) in gains.enumerated() { out.storeBytes(of: Float32(g), toByteOffset: i * 4, as: Float32.self) }
+            ioSize.pointee = size
+            return noErr
         default:
             return kAudioConverterErr_PropertyNotSupported
         }
@@ -136,6 +157,14 @@ extension PCMConverter {
             guard described <= 1024, Int(size) >= 12 + 20 * described else { return kAudioConverterErr_BadPropertySizeError }
             let bytes = Data(bytes: data, count: Int(size))
             if id == kAudioConverterInputChannelLayout { inputChannelLayout = bytes } else { outputChannelLayout = bytes }
+        case kAudioConverterPropertyPerformDownmix:
+            guard let v = uint32() else { return kAudioConverterErr_BadPropertySizeError }
+            performsDownmix = v != 0
+        case kAudioConverterPropertyChannelMixMap:
+            guard size == UInt32(input.channels * output.channels * 4) else { return kAudioConverterErr_BadPropertySizeError }
+            let gains = (0..<input.channels * output.channels).map { Double(data.loadUnaligned(fromByteOffset: $0 * 4, as: Float32.self)) }
+            guard gains.allSatisfy(\.isFinite) else { return kAudio_ParamError }
+            clientMixMap = gains
         default:
             return kAudioConverterErr_PropertyNotSupported
         }

@@ -49,8 +49,16 @@ final class PCMConverter: @unchecked Sendable {
     var primeMethod = kConverterPrimeMethod_Normal
     var ditherAlgorithm: UInt32 = 0
     var ditherBitDepth: UInt32 = 0
-    var inputChannelLayout: Data?
-    var outputChannelLayout: Data?
+    var inputChannelLayout: Data? { didSet { updateRouting() } }
+    var outputChannelLayout: Data? { didSet { updateRouting() } }
+    /// kAudioConverterPropertyPerformDownmix: mix channels through `mixGains` instead of routing them.
+    var performsDownmix = false { didSet { updateRouting() } }
+    /// kAudioConverterPropertyChannelMixMap as the client set it (a row per input channel), if it did.
+    var clientMixMap: [Double]? { didSet { updateRouting() } }
+    /// The client set kAudioConverterChannelMap, which overrides routing by channel layouts.
+    private var channelMapIsExplicit = false
+    /// The mix in use (rows are input channels), when channels are mixed rather than routed.
+    private(set) var mixGains: [Double]?
 
     // Working memory.
     private let decoded: UnsafeMutablePointer<Double>          // input channels x chunk
@@ -79,7 +87,7 @@ final class PCMConverter: @unchecked Sendable {
 
     /// Input and output are the same layout with every channel mapped to itself (no dither can apply).
     var isIdentity: Bool {
-        !sampleRatesDiffer && !mixesToMono && input.layout == output.layout && input.channels == output.channels
+        !sampleRatesDiffer && !mixesToMono && mixGains == nil && input.layout == output.layout && input.channels == output.channels
             && input.isInterleaved == output.isInterleaved && input.bytesPerFrame == output.bytesPerFrame
             && mapsEveryChannelToItself
     }
@@ -139,7 +147,36 @@ final class PCMConverter: @unchecked Sendable {
         }
         channelMap = map
         mixesToMono = false
+        channelMapIsExplicit = true
+        updateRouting()
         return noErr
+    }
+
+    /// The channels of the input or output layout (set, or the plain one for the count), if they are known.
+    func channelLabels(input isInput: Bool) -> [AudioChannelLabel]? {
+        layoutData(input: isInput).withUnsafeBytes { ChannelLayoutCatalog.labels(inLayout: $0) }
+    }
+
+    /// Chooses how channels travel after a layout, map or mix property changed. Downmix: the client's mix map,
+    /// else the standard one between the two layouts. Otherwise, with both layouts set and no explicit channel
+    /// map, channels follow their labels when that loses none (a reordering or a subset); else the default map.
+    private func updateRouting() {
+        mixGains = nil
+        if performsDownmix {
+            if let map = clientMixMap {
+                mixGains = map
+            } else if let from = channelLabels(input: true), let to = channelLabels(input: false),
+                      let matrix = ChannelMixMatrix.matrix(from: from, to: to) {
+                mixGains = matrix.flatMap { $0 }
+            }
+            if mixGains != nil { return }
+        }
+        guard !channelMapIsExplicit, inputChannelLayout != nil, outputChannelLayout != nil,
+              let from = channelLabels(input: true), let to = channelLabels(input: false),
+              from.count == input.channels, to.count == output.channels,
+              from.allSatisfy({ $0 == kAudioChannelLabel_Unused || to.contains($0) }) || to.allSatisfy({ from.contains($0) }) else { return }
+        channelMap = ChannelMixMatrix.channelMap(from: from, to: to)
+        mixesToMono = false
     }
 
     /// Takes the client-set properties of the stage this one replaces (a cookie changed the codec's PCM).
@@ -150,7 +187,11 @@ final class PCMConverter: @unchecked Sendable {
         ditherAlgorithm = other.ditherAlgorithm
         ditherBitDepth = other.ditherBitDepth
         outputChannelLayout = other.outputChannelLayout
-        if other.input.channels == input.channels && !other.mixesToMono { _ = setChannelMap(other.channelMap) }
+        if other.input.channels == input.channels {
+            if other.channelMapIsExplicit { _ = setChannelMap(other.channelMap) }
+            clientMixMap = other.clientMixMap
+            performsDownmix = other.performsDownmix
+        }
         rebuildResampler()
     }
 
@@ -195,6 +236,13 @@ final class PCMConverter: @unchecked Sendable {
                 continue
             }
             PCMSampleCodec.decode(p, strideBytes: input.bytesPerFrame, count: frames, layout: input.layout, into: decoded + c * chunk)
+        }
+        if let gains = mixGains {
+            gains.withUnsafeBufferPointer {
+                ChannelMatrixKernel.mix(decoded, inputStride: chunk, inputs: input.channels, gains: $0.baseAddress!,
+                                        into: mapped, outputStride: chunk, outputs: output.channels, frames: frames)
+            }
+            return
         }
         if mixesToMono {
             let scale = 1 / Double(input.channels)

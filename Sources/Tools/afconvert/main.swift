@@ -69,7 +69,14 @@ let usage = """
             else the file type's format of the same kind and depth, else its
             16-bit integer format.
         { -c | --channels } number_of_channels
-            add/remove channels without regard to order
+            add/remove channels without regard to order (see --mix)
+        { -l | --channellayout } layout_tag
+            a constant from CoreAudioTypes.h (the kAudioChannelLayoutTag_ prefix may be
+            omitted: MPEG_5_1_A, Stereo) or a number; once: the output file's layout,
+            twice: the input's, then the output's. Without -c the layout sets the count.
+        --mix
+            enable channel downmixing: channels are mixed by their layouts (ITU-R BS.775:
+            5.1 to stereo is L + 0.707 C + 0.707 Ls; LFE is left out) instead of routed
         { -r | --src-quality } src_quality
             sample rate converter quality: 0-127 (the converter's default: 96)
         { --src-complexity } src_complexity
@@ -91,6 +98,9 @@ var outputPath: String?
 var fileTypeOption: AudioFileTypeID?
 var dataFormat: DataFormatSpec?
 var channelsOption: UInt32?
+/// -l given once: the output's layout; twice: the input's, then the output's.
+var layoutOptions: [AudioChannelLayoutTag] = []
+var mixChannels = false
 var srcQuality: UInt32?
 var srcComplexity: UInt32?
 var verbose = false
@@ -138,6 +148,15 @@ do {
             dataFormat = parseDataFormat(value(arg), fail: fail)
         case "-c", "--channels":
             channelsOption = number(arg, value(arg), 1...1024)
+        case "-l", "--channellayout":
+            let v = value(arg)
+            guard let tag = channelLayoutTag(named: v), tag & 0xFFFF > 0 || tag == kAudioChannelLayoutTag_UseChannelBitmap else {
+                fail("invalid channel layout \"\(v)\": expected a layout tag name such as MPEG_5_1_A or Stereo")
+            }
+            guard layoutOptions.count < 2 else { fail("-l given more than twice") }
+            layoutOptions.append(tag)
+        case "--mix":
+            mixChannels = true
         case "-r", "--src-quality":
             srcQuality = number(arg, value(arg), 0...127)
         case "--src-complexity":
@@ -216,7 +235,16 @@ if let outputPath {
 let outputFile: OutputFile
 do { outputFile = try OutputFile(target: output, tool: "afconvert", inputs: [inputPath]) } catch { fail(error.message) }
 
-let outputChannels = channelsOption ?? inputFormat.mChannelsPerFrame
+/// The layouts -l names: the output's is the last, the input's the first of two.
+let outputLayoutTag = layoutOptions.last
+let inputLayoutTag = layoutOptions.count == 2 ? layoutOptions[0] : nil
+let outputChannels = channelsOption ?? outputLayoutTag.map { $0 & 0xFFFF } ?? inputFormat.mChannelsPerFrame
+if let outputLayoutTag, outputLayoutTag & 0xFFFF != outputChannels {
+    fail("channel layout \(String(format: "0x%08X", outputLayoutTag)) has \(outputLayoutTag & 0xFFFF) channels, not \(outputChannels)")
+}
+if let inputLayoutTag, inputLayoutTag & 0xFFFF != inputFormat.mChannelsPerFrame {
+    fail("channel layout \(String(format: "0x%08X", inputLayoutTag)) has \(inputLayoutTag & 0xFFFF) channels; the input has \(inputFormat.mChannelsPerFrame)")
+}
 let typeEntries = streamDescriptions(outputType, kAudioFormatLinearPCM)
 let typeFormatNames = typeEntries.map { pcmName(flags: $0.mFormatFlags, bits: $0.mBitsPerChannel) }.joined(separator: " ")
 
@@ -279,11 +307,13 @@ if let dataFormat, dataFormat.formatID != kAudioFormatLinearPCM {
 }
 // What the files exchange: the output's PCM, or for a compressed output the samples the encoder takes
 // (Float32, exact for every integer source up to 24 bits; 32-bit integers stay integers).
-var outputFormat = compressedOutput == nil ? pcmFormat(rate: outputRate, channels: outputChannels, flags: outputFlags, bits: outputBits)
+// --mix exchanges Float32 too, so that the input side always has a converter to mix in.
+let exchangesFloat = compressedOutput != nil || mixChannels
+var outputFormat = !exchangesFloat ? pcmFormat(rate: outputRate, channels: outputChannels, flags: outputFlags, bits: outputBits)
     : inputFormat.mFormatID == kAudioFormatLinearPCM && inputFormat.mFormatFlags & kAudioFormatFlagIsFloat == 0 && inputFormat.mBitsPerChannel == 32
         ? pcmFormat(rate: outputRate, channels: outputChannels, flags: kAudioFormatFlagIsSignedInteger, bits: 32)
         : pcmFormat(rate: outputRate, channels: outputChannels, flags: kAudioFormatFlagIsFloat, bits: 32)
-var outputFileFormat = compressedOutput ?? outputFormat
+var outputFileFormat = compressedOutput ?? pcmFormat(rate: outputRate, channels: outputChannels, flags: outputFlags, bits: outputBits)
 
 // MARK: Convert
 
@@ -297,6 +327,62 @@ func giveUp(_ text: String) -> Never {
 status = ExtAudioFileSetProperty(input, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &outputFormat)
 if status != noErr {
     giveUp("can't convert from \(describe(inputFormat)) to \(describe(outputFormat)): \(describe(status))")
+}
+
+/// A layout of just a tag, as AudioChannelLayout bytes.
+func layoutBytes(_ tag: AudioChannelLayoutTag) -> [UInt8] {
+    var layout = AudioChannelLayout()
+    layout.mChannelLayoutTag = tag
+    return withUnsafeBytes(of: &layout) { Array($0.prefix(12)) }
+}
+
+/// The input file's own channel layout, if it has one.
+func fileLayout(_ file: ExtAudioFileRef) -> [UInt8]? {
+    var size: UInt32 = 0
+    guard ExtAudioFileGetPropertyInfo(file, kExtAudioFileProperty_FileChannelLayout, &size, nil) == noErr, size >= 12 else { return nil }
+    var layout = [UInt8](repeating: 0, count: Int(size))
+    guard layout.withUnsafeMutableBytes({ ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileChannelLayout, &size, $0.baseAddress!) }) == noErr else {
+        return nil
+    }
+    return Array(layout.prefix(Int(size)))
+}
+
+/// The plain layout Core Audio gives a channel count (mono, stereo, else the first named tag with that count).
+func defaultLayoutTag(_ channels: UInt32) -> AudioChannelLayoutTag {
+    switch channels {
+    case 1: return kAudioChannelLayoutTag_Mono
+    case 2: return kAudioChannelLayoutTag_Stereo
+    case 6: return kAudioChannelLayoutTag_MPEG_5_1_A
+    case 8: return kAudioChannelLayoutTag_MPEG_7_1_C
+    default: return kAudioChannelLayoutTag_DiscreteInOrder | channels
+    }
+}
+
+let inputLayout = inputLayoutTag.map(layoutBytes) ?? fileLayout(input) ?? layoutBytes(defaultLayoutTag(inputFormat.mChannelsPerFrame))
+let outputLayout = layoutBytes(outputLayoutTag ?? defaultLayoutTag(outputChannels))
+
+// --mix: the converter mixes by the two layouts (AudioConverter's PerformDownmix, with the standard matrix).
+if mixChannels {
+    var matrixSize: UInt32 = 0
+    let known = inputLayout.withUnsafeBytes { a in outputLayout.withUnsafeBytes { b -> Bool in
+        let pointers = [UnsafeRawPointer(a.baseAddress!), UnsafeRawPointer(b.baseAddress!)]
+        return pointers.withUnsafeBytes {
+            AudioFormatGetPropertyInfo(kAudioFormatProperty_MatrixMixMap, UInt32($0.count), $0.baseAddress, &matrixSize)
+        } == noErr
+    } }
+    if !known { giveUp("no standard mix between these channel layouts (give them with -l)") }
+    guard let converter = extProperty(input, kExtAudioFileProperty_AudioConverter, AudioConverterRef?.none), let converter else {
+        giveUp("no converter to mix channels (the input and output formats are the same)")
+    }
+    var status = inputLayout.withUnsafeBytes { AudioConverterSetProperty(converter, kAudioConverterInputChannelLayout, UInt32($0.count), $0.baseAddress!) }
+    if status == noErr {
+        status = outputLayout.withUnsafeBytes { AudioConverterSetProperty(converter, kAudioConverterOutputChannelLayout, UInt32($0.count), $0.baseAddress!) }
+    }
+    var on: UInt32 = 1
+    if status == noErr { status = AudioConverterSetProperty(converter, kAudioConverterPropertyPerformDownmix, 4, &on) }
+    if status != noErr { giveUp("can't mix the channels: \(describe(status))") }
+    var config: CFPropertyList? = nil
+    withUnsafeBytes(of: &config) { _ = ExtAudioFileSetProperty(input, kExtAudioFileProperty_ConverterConfig, UInt32($0.count), $0.baseAddress!) }
 }
 
 let resampling = outputFormat.mSampleRate != inputFormat.mSampleRate
@@ -336,8 +422,8 @@ guard status == noErr, let outputRefValue = outputRef else {
          + "\(describe(outputFileFormat).trimmingCharacters(in: .whitespaces))): \(describe(status))")
 }
 let outputAudio = outputRefValue
-if compressedOutput != nil {
-    // The encoder takes the samples in the exchange format.
+if exchangesFloat {
+    // The encoder (or the file's PCM writer, after a mix) takes the samples in the exchange format.
     status = ExtAudioFileSetProperty(outputAudio, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &outputFormat)
     if status != noErr {
         ExtAudioFileDispose(outputAudio)
@@ -355,17 +441,10 @@ if compressedOutput != nil {
     fail(text)
 }
 
-// The input file's channel layout goes to the output when the channels stay the same.
-if outputChannels == inputFormat.mChannelsPerFrame {
-    var size: UInt32 = 0
-    if ExtAudioFileGetPropertyInfo(input, kExtAudioFileProperty_FileChannelLayout, &size, nil) == noErr, size >= 12 {
-        var layout = [UInt8](repeating: 0, count: Int(size))
-        let got = layout.withUnsafeMutableBytes { ExtAudioFileGetProperty(input, kExtAudioFileProperty_FileChannelLayout, &size, $0.baseAddress!) }
-        if got == noErr {
-            let set = layout.withUnsafeBytes { ExtAudioFileSetProperty(outputAudio, kExtAudioFileProperty_FileChannelLayout, size, $0.baseAddress!) }
-            if set != noErr && verbose { print("(the channel layout could not be written: \(describe(set)))") }
-        }
-    }
+// The output's layout: -l's, else the input file's when the channels stay the same.
+if let layout = outputLayoutTag.map(layoutBytes) ?? (outputChannels == inputFormat.mChannelsPerFrame ? fileLayout(input) : nil) {
+    let set = layout.withUnsafeBytes { ExtAudioFileSetProperty(outputAudio, kExtAudioFileProperty_FileChannelLayout, UInt32($0.count), $0.baseAddress!) }
+    if set != noErr && (verbose || outputLayoutTag != nil) { warn("(the channel layout could not be written: \(describe(set)))") }
 }
 
 if verbose {
