@@ -60,6 +60,8 @@ public func alcIsRenderFormatSupportedSOFT(_ device: OpaquePointer!, _ freq: ALC
 }
 
 /// Creates a context on a device. Attributes: ALC_FREQUENCY (default 44100, or alcMacOSXMixerOutputRate's);
+/// ALC_MONO_SOURCES + ALC_STEREO_SOURCES (together at least 64, at most 1,024 sources); ALC_HRTF_SOFT (ALC_TRUE,
+/// ALC_FALSE, ALC_DONT_CARE_SOFT) and ALC_HRTF_ID_SOFT 0 (the one HRTF data set);
 /// a loopback device also needs ALC_FORMAT_CHANNELS_SOFT and ALC_FORMAT_TYPE_SOFT (ALC_INVALID_VALUE if
 /// missing or unsupported). Nil with ALC_INVALID_DEVICE if the device is bad or its output cannot start.
 public func alcCreateContext(_ device: OpaquePointer!, _ attrlist: UnsafePointer<ALCint>!) -> OpaquePointer! {
@@ -67,6 +69,7 @@ public func alcCreateContext(_ device: OpaquePointer!, _ attrlist: UnsafePointer
         let state = ALState.shared
         guard let d = state.device(device) else { state.setALCError(nil, ALC_INVALID_DEVICE); return nil }
         var frequency: Int? = nil, channels: ALCenum? = nil, type: ALCenum? = nil
+        var mono: Int = 0, stereo: Int = 0, hrtf = ALC_DONT_CARE_SOFT
         if let attrlist {
             var i = 0
             while attrlist[i] != 0, i < 64 {
@@ -75,11 +78,20 @@ public func alcCreateContext(_ device: OpaquePointer!, _ attrlist: UnsafePointer
                 case ALC_FREQUENCY: frequency = Int(value)
                 case ALC_FORMAT_CHANNELS_SOFT: channels = value
                 case ALC_FORMAT_TYPE_SOFT: type = value
+                case ALC_MONO_SOURCES: mono = Int(value)
+                case ALC_STEREO_SOURCES: stereo = Int(value)
+                case ALC_HRTF_SOFT:
+                    guard [ALC_TRUE, ALC_FALSE, ALC_DONT_CARE_SOFT].contains(value) else { state.setALCError(d, ALC_INVALID_VALUE); return nil }
+                    hrtf = value
+                case ALC_HRTF_ID_SOFT:
+                    guard value == 0 else { state.setALCError(d, ALC_INVALID_VALUE); return nil }
                 default: break
                 }
                 i += 2
             }
         }
+        guard mono >= 0, stereo >= 0 else { state.setALCError(d, ALC_INVALID_VALUE); return nil }
+        let sources = min(max(mono + stereo, ALContext.defaultBusCount), ALContext.maxBusCount)
         if let f = frequency, f < 8000 || f > 192_000 { state.setALCError(d, ALC_INVALID_VALUE); return nil }
         if d.isLoopback {
             guard let f = frequency, let c = channels, let t = type, c == ALC_MONO_SOFT || c == ALC_STEREO_SOFT,
@@ -89,7 +101,7 @@ public func alcCreateContext(_ device: OpaquePointer!, _ attrlist: UnsafePointer
             d.loopbackType = t
         }
         let rate = Double(frequency ?? (state.mixerOutputRate > 0 ? Int(state.mixerOutputRate) : 44100))
-        let context = ALContext(device: d, frequency: rate)
+        let context = ALContext(device: d, frequency: rate, busCount: sources, hrtfRequest: hrtf)
         guard context.start() else {
             context.stop()
             state.setALCError(d, ALC_INVALID_DEVICE)
@@ -134,7 +146,7 @@ public func alcDestroyContext(_ context: OpaquePointer!) {
         ALState.shared.rendering {
             for s in c.sources.values { for b in s.queue { b.references -= 1 } }
             c.sources = [:]
-            c.voices = Array(repeating: nil, count: ALContext.busCount)
+            c.voices = Array(repeating: nil, count: c.busCount)
         }
         return c
     }
@@ -194,6 +206,11 @@ public func alcGetString(_ device: OpaquePointer!, _ param: ALCenum) -> UnsafePo
         case ALC_CAPTURE_DEVICE_SPECIFIER:
             if let d { return ALStrings.c(d.name) }
             return ALStrings.list([ALStrings.defaultCaptureDevice])
+        case ALC_HRTF_SPECIFIER_SOFT:
+            // The data set the newest context renders with, or nothing when it pans.
+            guard let d else { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return nil }
+            let newest = d.contexts.isEmpty ? nil : d.contexts[d.contexts.count - 1]
+            return ALStrings.c(newest?.usesHRTF == true ? ALStrings.hrtfSpecifier : "")
         case ALC_EXTENSIONS:
             if d == nil, device != nil { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return nil }
             return ALStrings.c(ALStrings.alcExtensions)
@@ -204,23 +221,27 @@ public func alcGetString(_ device: OpaquePointer!, _ param: ALCenum) -> UnsafePo
     }
 }
 
-/// Integer queries: versions, attribute list, frequency, refresh, sync and source counts.
+/// Integer queries: versions, attribute list, frequency, refresh, sync and source counts, and ALC_SOFT_HRTF's
+/// ALC_HRTF_SOFT (whether the newest context renders with HRTF), ALC_HRTF_STATUS_SOFT and ALC_NUM_HRTF_SPECIFIERS_SOFT.
 public func alcGetIntegerv(_ device: OpaquePointer!, _ param: ALCenum, _ size: ALCsizei, _ values: UnsafeMutablePointer<ALCint>!) {
     ALState.shared.locked {
         let d = ALState.shared.device(device)
         guard let values, size > 0 else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return }
-        let frequency = ALCint(d?.contexts.last?.frequency ?? 44100)
+        let newest = d.flatMap { $0.contexts.isEmpty ? nil : $0.contexts[$0.contexts.count - 1] }
+        let frequency = ALCint(newest?.frequency ?? 44100)
+        let sources = ALCint(newest?.busCount ?? ALContext.defaultBusCount)
+        let hrtf = ALCint(newest?.usesHRTF == true ? ALC_TRUE : ALC_FALSE)
         let attributes: [ALCint] = [ALC_FREQUENCY, frequency, ALC_REFRESH, 50, ALC_SYNC, ALC_FALSE,
-                                    ALC_MONO_SOURCES, ALCint(ALContext.busCount), ALC_STEREO_SOURCES, ALCint(ALContext.busCount), 0]
+                                    ALC_MONO_SOURCES, sources, ALC_STEREO_SOURCES, sources, ALC_HRTF_SOFT, hrtf, 0]
         switch param {
         case ALC_CAPTURE_SAMPLES:
             guard let capture = d?.capture else { ALState.shared.setALCError(d, ALC_INVALID_DEVICE); return }
             values[0] = ALCint(capture.available)
         case ALC_MAJOR_VERSION: values[0] = 1
         case ALC_MINOR_VERSION: values[0] = 1
-        case ALC_ATTRIBUTES_SIZE, ALC_ALL_ATTRIBUTES, ALC_FREQUENCY, ALC_REFRESH, ALC_SYNC, ALC_MONO_SOURCES, ALC_STEREO_SOURCES:
+        case ALC_ATTRIBUTES_SIZE, ALC_ALL_ATTRIBUTES, ALC_FREQUENCY, ALC_REFRESH, ALC_SYNC, ALC_MONO_SOURCES, ALC_STEREO_SOURCES,
+             ALC_HRTF_SOFT, ALC_HRTF_STATUS_SOFT, ALC_NUM_HRTF_SPECIFIERS_SOFT:
             guard let d else { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return }
-            _ = d
             switch param {
             case ALC_ATTRIBUTES_SIZE: values[0] = ALCint(attributes.count)
             case ALC_ALL_ATTRIBUTES:
@@ -229,11 +250,55 @@ public func alcGetIntegerv(_ device: OpaquePointer!, _ param: ALCenum, _ size: A
             case ALC_FREQUENCY: values[0] = frequency
             case ALC_REFRESH: values[0] = 50
             case ALC_SYNC: values[0] = ALC_FALSE
-            default: values[0] = ALCint(ALContext.busCount)
+            case ALC_HRTF_SOFT: values[0] = hrtf
+            case ALC_HRTF_STATUS_SOFT: values[0] = newest?.hrtfStatus ?? ALC_HRTF_DISABLED_SOFT
+            case ALC_NUM_HRTF_SPECIFIERS_SOFT: values[0] = d.loopbackChannels == ALC_MONO_SOFT && d.isLoopback ? 0 : 1
+            default: values[0] = sources
             }
         default: ALState.shared.setALCError(d, ALC_INVALID_ENUM)
         }
     }
+}
+
+/// ALC_SOFT_HRTF: the name of HRTF data set `index` (ALC_HRTF_SPECIFIER_SOFT; there is one, index 0), or nil with
+/// ALC_INVALID_VALUE / ALC_INVALID_ENUM / ALC_INVALID_DEVICE.
+public func alcGetStringiSOFT(_ device: OpaquePointer!, _ paramName: ALCenum, _ index: ALCsizei) -> UnsafePointer<ALCchar>! {
+    ALState.shared.locked {
+        guard let d = ALState.shared.device(device) else { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return nil }
+        guard paramName == ALC_HRTF_SPECIFIER_SOFT else { ALState.shared.setALCError(d, ALC_INVALID_ENUM); return nil }
+        guard index == 0 else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return nil }
+        return ALStrings.c(ALStrings.hrtfSpecifier)
+    }
+}
+
+/// ALC_SOFT_HRTF: applies ALC_HRTF_SOFT (and checks ALC_HRTF_ID_SOFT) to every context of the device, as openal-soft
+/// does when it resets a device; other attributes are accepted and keep their values. ALC_FALSE with ALC_INVALID_VALUE
+/// for a bad value, ALC_INVALID_DEVICE for a bad device.
+public func alcResetDeviceSOFT(_ device: OpaquePointer!, _ attribs: UnsafePointer<ALCint>!) -> ALCboolean {
+    let contexts: [(ALContext, Bool)]? = ALState.shared.locked {
+        guard let d = ALState.shared.device(device) else { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return nil }
+        var hrtf = ALC_DONT_CARE_SOFT
+        if let attribs {
+            var i = 0
+            while attribs[i] != 0, i < 64 {
+                let value = attribs[i + 1]
+                if attribs[i] == ALC_HRTF_SOFT {
+                    guard [ALC_TRUE, ALC_FALSE, ALC_DONT_CARE_SOFT].contains(value) else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return nil }
+                    hrtf = value
+                } else if attribs[i] == ALC_HRTF_ID_SOFT, value != 0 {
+                    ALState.shared.setALCError(d, ALC_INVALID_VALUE)
+                    return nil
+                }
+                i += 2
+            }
+        }
+        for c in d.contexts { c.hrtfRequest = hrtf }
+        return d.contexts.map { ($0, $0.usesHRTF) }
+    }
+    guard let contexts else { return ALCboolean(ALC_FALSE) }
+    // Outside the API lock, as alcMacOSXRenderingQuality: the mixer's property calls may wait for a render.
+    for (c, hrtf) in contexts { c.applyAlgorithm(hrtf: hrtf) }
+    return ALCboolean(ALC_TRUE)
 }
 
 /// Renders `samples` frames of a loopback device's mix into `buffer`, in the format its context was made
@@ -276,13 +341,12 @@ public func alcMacOSXMixerOutputRate(_ value: ALdouble) {
 public func alcMacOSXRenderingQuality(_ value: ALint) {
     guard [ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_HIGH, ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_LOW,
            ALC_IPHONE_SPATIAL_RENDERING_QUALITY_HEADPHONES].contains(value) else { return }
-    let mixers = ALState.shared.locked { () -> [AudioUnit] in
+    let contexts = ALState.shared.locked { () -> [(ALContext, Bool)] in
         ALState.shared.renderingQuality = value
-        return ALState.shared.contexts.values.compactMap { $0.mixer }
+        return ALState.shared.contexts.values.map { ($0, $0.usesHRTF) }
     }
-    for mixer in mixers {
-        for bus in 0..<UInt32(ALContext.busCount) { ALContext.setAlgorithm(mixer, bus: bus, quality: value) }
-    }
+    // Contexts that asked for ALC_HRTF_SOFT on or off keep it.
+    for (c, hrtf) in contexts { c.applyAlgorithm(hrtf: hrtf) }
 }
 
 /// Apple's extension: the rendering quality alcMacOSXRenderingQuality set (LOW by default).

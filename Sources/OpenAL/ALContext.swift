@@ -15,8 +15,16 @@ private let alRenderVoice: AURenderCallback = { refCon, _, _, bus, frames, data 
 /// as the input's Gain; the mixer's own distance attenuation stays off (its Distance parameter stays 0).
 /// Pitch, Doppler and the buffer-to-context rate ratio go into PlaybackRate, which the mixer clamps to 0.5...2.
 final class ALContext {
-    static let busCount = 64
+    /// Sources per context unless ALC_MONO_SOURCES + ALC_STEREO_SOURCES ask for more (up to `maxBusCount`).
+    static let defaultBusCount = 64
+    static let maxBusCount = 1024
     static let maxSlice = 4096
+
+    /// The mixer's inputs: one per source that can play at once.
+    let busCount: Int
+    /// ALC_HRTF_SOFT as asked at creation or by alcResetDeviceSOFT: ALC_TRUE, ALC_FALSE or ALC_DONT_CARE_SOFT
+    /// (then Apple's rendering quality decides).
+    var hrtfRequest: ALCint = ALC_DONT_CARE_SOFT
 
     let device: ALDevice
     let frequency: Double
@@ -24,7 +32,7 @@ final class ALContext {
     var sources: [ALuint: ALSource] = [:]
     var nextSourceID: ALuint = 1
     /// bus -> source; changed under the render lock, read by the render callbacks under tryLock.
-    var voices: [ALSource?] = Array(repeating: nil, count: ALContext.busCount)
+    var voices: [ALSource?]
     var listenerPosition = SIMD3<Float>(0, 0, 0)
     var listenerVelocity = SIMD3<Float>(0, 0, 0)
     var listenerAt = SIMD3<Float>(0, 0, -1)
@@ -39,14 +47,35 @@ final class ALContext {
     var monoOutput: Bool { device.isLoopback && device.loopbackChannels == ALC_MONO_SOFT }
     private(set) var mixer: AudioUnit?
 
-    /// The 3D mixer algorithm for Apple's rendering quality: HRTF for HIGH and HEADPHONES (the spherical head where
-    /// no SOFA data is installed), equal-power panning for LOW.
-    static func setAlgorithm(_ mixer: AudioUnit, bus: UInt32, quality: ALint) {
-        let hrtf = quality == ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_HIGH || quality == ALC_IPHONE_SPATIAL_RENDERING_QUALITY_HEADPHONES
-        var algorithm = (hrtf ? AUSpatializationAlgorithm.spatializationAlgorithm_HRTF : .spatializationAlgorithm_EqualPowerPanning).rawValue
-        if AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, bus, &algorithm, 4) != noErr {
-            algorithm = AUSpatializationAlgorithm.spatializationAlgorithm_SphericalHead.rawValue
-            AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, bus, &algorithm, 4)
+    /// Whether sources render with HRTF: asked for with ALC_HRTF_SOFT, or left to Apple's rendering quality (HIGH and
+    /// HEADPHONES: HRTF; LOW: equal-power panning). A mono loopback device has no ears to render for.
+    var usesHRTF: Bool {
+        if monoOutput { return false }
+        switch hrtfRequest {
+        case ALC_TRUE: return true
+        case ALC_FALSE: return false
+        default:
+            let quality = ALState.shared.renderingQuality
+            return quality == ALC_MAC_OSX_SPATIAL_RENDERING_QUALITY_HIGH || quality == ALC_IPHONE_SPATIAL_RENDERING_QUALITY_HEADPHONES
+        }
+    }
+
+    /// ALC_HRTF_STATUS_SOFT.
+    var hrtfStatus: ALCint {
+        if monoOutput && hrtfRequest == ALC_TRUE { return ALC_HRTF_UNSUPPORTED_FORMAT_SOFT }
+        return usesHRTF ? ALC_HRTF_ENABLED_SOFT : ALC_HRTF_DISABLED_SOFT
+    }
+
+    /// Sets every input's 3D mixer algorithm: HRTF (the spherical head where no SOFA data is installed) or equal-power
+    /// panning. `hrtf` is `usesHRTF` read under the API lock.
+    func applyAlgorithm(hrtf: Bool) {
+        guard let mixer else { return }
+        for bus in 0..<UInt32(busCount) {
+            var algorithm = (hrtf ? AUSpatializationAlgorithm.spatializationAlgorithm_HRTF : .spatializationAlgorithm_EqualPowerPanning).rawValue
+            if AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, bus, &algorithm, 4) != noErr {
+                algorithm = AUSpatializationAlgorithm.spatializationAlgorithm_SphericalHead.rawValue
+                AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatializationAlgorithm, kAudioUnitScope_Input, bus, &algorithm, 4)
+            }
         }
     }
     private(set) var output: AudioUnit?
@@ -57,9 +86,12 @@ final class ALContext {
 
     var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
-    init(device: ALDevice, frequency: Double) {
+    init(device: ALDevice, frequency: Double, busCount: Int = ALContext.defaultBusCount, hrtfRequest: ALCint = ALC_DONT_CARE_SOFT) {
         self.device = device
         self.frequency = frequency
+        self.busCount = busCount
+        self.hrtfRequest = hrtfRequest
+        voices = Array(repeating: nil, count: busCount)
     }
 
     /// Sets the AL error unless one is pending (the spec keeps the first error until alGetError).
@@ -89,22 +121,22 @@ final class ALContext {
                                                  mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
         let formatSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         var maxFrames = UInt32(Self.maxSlice)
-        var count = UInt32(Self.busCount)
+        var count = UInt32(busCount)
         var status = AudioUnitSetProperty(mixer, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &count, 4)
         status |= AudioUnitSetProperty(mixer, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maxFrames, 4)
         status |= AudioUnitSetProperty(output, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &maxFrames, 4)
         status |= AudioUnitSetProperty(mixer, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &format, formatSize)
         let refCon = Unmanaged.passUnretained(self).toOpaque()
-        for bus in 0..<UInt32(Self.busCount) {
+        for bus in 0..<UInt32(busCount) {
             status |= AudioUnitSetProperty(mixer, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, bus, &format, formatSize)
             var callback = AURenderCallbackStruct(inputProc: alRenderVoice, inputProcRefCon: refCon)
             status |= AudioUnitSetProperty(mixer, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, bus, &callback,
                                            UInt32(MemoryLayout<AURenderCallbackStruct>.size))
-            Self.setAlgorithm(mixer, bus: bus, quality: ALState.shared.renderingQuality)
             var mode = AUSpatialMixerSourceMode.spatialMixerSourceMode_PointSource.rawValue
             status |= AudioUnitSetProperty(mixer, kAudioUnitProperty_SpatialMixerSourceMode, kAudioUnitScope_Input, bus, &mode, 4)
             status |= AudioUnitSetParameter(mixer, kSpatialMixerParam_Enable, kAudioUnitScope_Input, bus, 0, 0)
         }
+        applyAlgorithm(hrtf: usesHRTF)
         status |= AudioUnitSetProperty(output, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, formatSize)
         if device.isLoopback {
             // A generic output does not convert: both its sides run at the context's rate.

@@ -28,6 +28,12 @@ enum ALProcedures {
         case "alcRenderSamplesSOFT":
             let f: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, ALCsizei) -> Void = { alcRenderSamplesSOFT($0, $1, $2) }
             return unsafeBitCast(f, to: UnsafeMutableRawPointer.self)
+        case "alcGetStringiSOFT":
+            let f: @convention(c) (OpaquePointer?, ALCenum, ALCsizei) -> UnsafePointer<ALCchar>? = { alcGetStringiSOFT($0, $1, $2) }
+            return unsafeBitCast(f, to: UnsafeMutableRawPointer.self)
+        case "alcResetDeviceSOFT":
+            let f: @convention(c) (OpaquePointer?, UnsafePointer<ALCint>?) -> ALCboolean = { alcResetDeviceSOFT($0, $1) }
+            return unsafeBitCast(f, to: UnsafeMutableRawPointer.self)
         default:
             return nil
         }
@@ -60,6 +66,10 @@ enum ALProcedures {
         "ALC_INVALID_CONTEXT": ALC_INVALID_CONTEXT, "ALC_INVALID_ENUM": ALC_INVALID_ENUM, "ALC_INVALID_VALUE": ALC_INVALID_VALUE,
         "ALC_OUT_OF_MEMORY": ALC_OUT_OF_MEMORY, "ALC_MAJOR_VERSION": ALC_MAJOR_VERSION, "ALC_MINOR_VERSION": ALC_MINOR_VERSION,
         "ALC_ATTRIBUTES_SIZE": ALC_ATTRIBUTES_SIZE, "ALC_ALL_ATTRIBUTES": ALC_ALL_ATTRIBUTES,
+        "ALC_HRTF_SOFT": ALC_HRTF_SOFT, "ALC_DONT_CARE_SOFT": ALC_DONT_CARE_SOFT, "ALC_HRTF_STATUS_SOFT": ALC_HRTF_STATUS_SOFT,
+        "ALC_HRTF_DISABLED_SOFT": ALC_HRTF_DISABLED_SOFT, "ALC_HRTF_ENABLED_SOFT": ALC_HRTF_ENABLED_SOFT,
+        "ALC_HRTF_UNSUPPORTED_FORMAT_SOFT": ALC_HRTF_UNSUPPORTED_FORMAT_SOFT, "ALC_NUM_HRTF_SPECIFIERS_SOFT": ALC_NUM_HRTF_SPECIFIERS_SOFT,
+        "ALC_HRTF_SPECIFIER_SOFT": ALC_HRTF_SPECIFIER_SOFT, "ALC_HRTF_ID_SOFT": ALC_HRTF_ID_SOFT,
         "ALC_DEFAULT_DEVICE_SPECIFIER": ALC_DEFAULT_DEVICE_SPECIFIER, "ALC_DEVICE_SPECIFIER": ALC_DEVICE_SPECIFIER,
         "ALC_EXTENSIONS": ALC_EXTENSIONS, "ALC_FORMAT_CHANNELS_SOFT": ALC_FORMAT_CHANNELS_SOFT, "ALC_FORMAT_TYPE_SOFT": ALC_FORMAT_TYPE_SOFT,
         "ALC_FLOAT_SOFT": ALC_FLOAT_SOFT, "ALC_SHORT_SOFT": ALC_SHORT_SOFT, "ALC_STEREO_SOFT": ALC_STEREO_SOFT, "ALC_MONO_SOFT": ALC_MONO_SOFT,

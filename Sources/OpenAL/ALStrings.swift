@@ -6,7 +6,9 @@ import Glibc
 /// for the life of the process, as the spec requires).
 enum ALStrings {
     static let alExtensions = "AL_EXT_float32 AL_EXT_OFFSET"
-    static let alcExtensions = "ALC_ENUMERATE_ALL_EXT ALC_EXT_CAPTURE ALC_EXT_MAC_OSX ALC_SOFT_loopback"
+    static let alcExtensions = "ALC_ENUMERATE_ALL_EXT ALC_EXT_CAPTURE ALC_EXT_MAC_OSX ALC_SOFT_HRTF ALC_SOFT_loopback"
+    /// ALC_HRTF_SPECIFIER_SOFT: the 3D mixer's HRTF data (libmysofa's default SOFA set, MIT KEMAR).
+    static let hrtfSpecifier = "MIT KEMAR (libmysofa default.sofa)"
     static let defaultDevice = "OpenCoreAudio Default"
     static let defaultCaptureDevice = "OpenCoreAudio Default Input"
 

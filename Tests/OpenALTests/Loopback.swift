@@ -7,10 +7,10 @@ final class Loopback {
     let context: OpaquePointer
     let rate: Int
 
-    init(rate: Int = 44100) throws {
+    init(rate: Int = 44100, channels: ALCint = ALC_STEREO_SOFT, extra: [ALCint] = []) throws {
         self.rate = rate
         device = try #require(alcLoopbackOpenDeviceSOFT(nil))
-        let attributes: [ALCint] = [ALC_FREQUENCY, ALCint(rate), ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT, 0]
+        let attributes: [ALCint] = [ALC_FREQUENCY, ALCint(rate), ALC_FORMAT_CHANNELS_SOFT, channels, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT] + extra + [0]
         context = try #require(alcCreateContext(device, attributes))
         #expect(alcMakeContextCurrent(context) == ALCboolean(ALC_TRUE))
         _ = alGetError()

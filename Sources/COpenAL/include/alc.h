@@ -76,4 +76,21 @@ typedef void ALCvoid;
 #define ALC_6POINT1_SOFT                  0x1505
 #define ALC_7POINT1_SOFT                  0x1506
 
+/* ALC_SOFT_HRTF (openal-soft's values): HRTF rendering asked for per context */
+#define ALC_SOFT_HRTF 1
+#define ALC_HRTF_SOFT                     0x1992
+#define ALC_DONT_CARE_SOFT                0x0002
+#define ALC_HRTF_STATUS_SOFT              0x1993
+#define ALC_HRTF_DISABLED_SOFT            0x0000
+#define ALC_HRTF_ENABLED_SOFT             0x0001
+#define ALC_HRTF_DENIED_SOFT              0x0002
+#define ALC_HRTF_REQUIRED_SOFT            0x0003
+#define ALC_HRTF_HEADPHONES_DETECTED_SOFT 0x0004
+#define ALC_HRTF_UNSUPPORTED_FORMAT_SOFT  0x0005
+#define ALC_NUM_HRTF_SPECIFIERS_SOFT      0x1994
+#define ALC_HRTF_SPECIFIER_SOFT           0x1995
+#define ALC_HRTF_ID_SOFT                  0x1996
+typedef const ALCchar *(*LPALCGETSTRINGISOFT)(ALCdevice *device, ALCenum paramName, ALCsizei index);
+typedef ALCboolean (*LPALCRESETDEVICESOFT)(ALCdevice *device, const ALCint *attribs);
+
 #endif
