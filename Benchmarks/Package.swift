@@ -59,6 +59,10 @@ let package = Package(
         .executableTarget(
             name: "SamplerBench",
             dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")]),
+        // openal-soft is loaded with dlopen at run time (Debian's libopenal1), never linked.
+        .executableTarget(
+            name: "OpenALBench",
+            dependencies: [.product(name: "OpenAL", package: "OpenCoreAudio")]),
         .executableTarget(
             name: "GraphRender",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 missing=()
-for p in libsoxr-dev libsamplerate0-dev libsndfile1-dev libsoundtouch-dev espeak-ng pkg-config flac ffmpeg fluidsynth timgm6mb-soundfont; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for p in libsoxr-dev libsamplerate0-dev libsndfile1-dev libsoundtouch-dev espeak-ng pkg-config flac ffmpeg fluidsynth timgm6mb-soundfont libopenal1 libmysofa-dev; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
@@ -15,7 +15,7 @@ server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap '../scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
 ../scripts/pulse-server.sh start "$server_dir" >/dev/null
 export PULSE_SERVER="unix:$server_dir/native"
-for b in RenderOverhead GraphRender EngineBench MixerBench ResamplerBench FileIOBench CodecBench AudioQueueBench TimeStretchBench EffectsBench SamplerBench RoundTripLatency; do
+for b in RenderOverhead GraphRender EngineBench MixerBench ResamplerBench FileIOBench CodecBench AudioQueueBench TimeStretchBench EffectsBench SamplerBench OpenALBench RoundTripLatency; do
     echo "== $b"
     .build/release/$b
     echo
