@@ -30,6 +30,33 @@ extension OpenALTests {
             lb.close(sources: [streaming, s], buffers: ids + [looping])
         }
 
+        /// 64 sources playing and moving (every slice, between renders), panned and with HRTF: the renders allocate nothing.
+        @Test(arguments: [false, true])
+        func sixtyFourMovingSourcesAllocateNothing(hrtf: Bool) throws {
+            #expect(oca_alloc_counter_is_active() == 1)
+            if hrtf { try #require(FileManager.default.fileExists(atPath: "/usr/share/libmysofa/default.sofa"), "libmysofa1 is required") }
+            let lb = try Loopback(extra: [ALC_HRTF_SOFT, hrtf ? ALC_TRUE : ALC_FALSE])
+            let b = lb.buffer(frames: 4410) { Float(sin(Double($0) * 0.0628)) * 0.01 }
+            let sources = (0..<64).map { _ in lb.source(buffer: b) }
+            alSourcePlayv(64, sources)
+            #expect(sources.allSatisfy { lb.state($0) == AL_PLAYING })
+            let out = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 512)
+            defer { out.deallocate() }
+            alcRenderSamplesSOFT(lb.device, out, 512)
+            var allocations: UInt64 = 0
+            for k in 0..<12 {  // each slice moves every source to a new HRTF grid point (debug builds convolve slowly)
+                for (i, s) in sources.enumerated() {
+                    let a = Float(i) * 0.098 + Float(k) * 0.2
+                    alSource3f(s, AL_POSITION, 2 * sin(a), Float(i % 3) - 1, -2 * cos(a))
+                }
+                oca_alloc_counting_start()
+                alcRenderSamplesSOFT(lb.device, out, 512)
+                allocations += oca_alloc_counting_stop()
+            }
+            #expect(allocations == 0, "\(allocations) allocations in 12 renders")
+            lb.close(sources: sources, buffers: [b])
+        }
+
         @Test func positionUpdatesOnAnotherThreadDropNoSlice() throws {
             let lb = try Loopback()
             let b = lb.buffer(frames: 44100)

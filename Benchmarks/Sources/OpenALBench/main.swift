@@ -38,14 +38,14 @@ struct ALAPI {
     var sourcePlay: (ALuint) -> Void
     var getError: () -> ALenum
 
-    static let ours = ALAPI(
+    static var ours: ALAPI { ALAPI(
         loopbackOpen: { alcLoopbackOpenDeviceSOFT($0) }, createContext: { alcCreateContext($0, $1) },
         makeCurrent: { alcMakeContextCurrent($0) }, destroyContext: { alcDestroyContext($0) }, closeDevice: { alcCloseDevice($0) },
         render: { alcRenderSamplesSOFT($0, $1, $2) }, genBuffers: { alGenBuffers($0, $1) },
         bufferData: { alBufferData($0, $1, $2, $3, $4) }, genSources: { alGenSources($0, $1) },
         deleteSources: { alDeleteSources($0, $1) }, deleteBuffers: { alDeleteBuffers($0, $1) },
         sourcei: { alSourcei($0, $1, $2) }, source3f: { alSource3f($0, $1, $2, $3, $4) }, sourcePlay: { alSourcePlay($0) },
-        getError: { alGetError() })
+        getError: { alGetError() }) }
 
     static func openALSoft() -> ALAPI? {
         guard let lib = dlopen("libopenal.so.1", RTLD_NOW | RTLD_LOCAL) else { return nil }
