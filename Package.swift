@@ -65,7 +65,10 @@ let package = Package(
         .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes", "OCARunLoop"]),
         // espeak-ng as a Swift engine (one process-wide instance, serialised): not API, AudioToolbox's unit uses it.
         .target(name: "OCASpeech", dependencies: ["CEspeakNG"]),
-        .target(name: "AudioDSP"),
+        // The sample arithmetic is optimised in debug builds too: its loops (HRTF convolution in SIMD lanes, the
+        // sampler, resampler and time-stretch kernels) are what every test spends its time in, and unoptimised SIMD
+        // code runs about ten times slower than scalar code.
+        .target(name: "AudioDSP", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The HAL (AudioObject*, AudioDevice*) on ALSA.
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
