@@ -36,9 +36,42 @@ import Testing
             c.callbacks += 1
             AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
         }
+
+        /// A tap that pulls its source and halves it in place (pre- or post-effects), or a siphon that reads it.
+        static let tap: AudioQueueProcessingTapCallback = { user, tap, frames, timeStamp, flags, outFrames, ioData in
+            let list = UnsafeMutableAudioBufferListPointer(ioData)
+            // The client data counts the calls and the frames looked at.
+            let seen = user.assumingMemoryBound(to: Int.self)
+            seen[0] += 1
+            if flags.pointee.contains(.siphon) {
+                seen[1] += Int(outFrames.pointee) * Int(list[0].mData == nil ? 0 : 1)
+                return
+            }
+            var got: UInt32 = 0
+            var sourceFlags = AudioQueueProcessingTapFlags()
+            guard AudioQueueProcessingTapGetSourceAudio(tap, frames, timeStamp, &sourceFlags, &got, ioData) == noErr else { return }
+            var time: Float64 = 0, count: UInt32 = 0
+            _ = AudioQueueProcessingTapGetQueueTime(tap, &time, &count)
+            for c in 0..<list.count {
+                let p = list[c].mData!.assumingMemoryBound(to: Float.self)
+                for i in 0..<Int(got) { p[i] *= 0.5 }
+            }
+            seen[1] += Int(got)
+            outFrames.pointee = got
+        }
     }
 
     @Test(.timeLimit(.minutes(1))) func outputQueueRenderAllocatesNothing() throws {
+        try renderAllocatesNothing(tap: nil)
+    }
+
+    /// The same with a processing tap in the render: pulling its source before or after the effects, or siphoning.
+    @Test(.timeLimit(.minutes(1)), arguments: [AudioQueueProcessingTapFlags.preEffects, .postEffects, [.postEffects, .siphon]])
+    func outputQueueWithATapAllocatesNothing(flags: AudioQueueProcessingTapFlags) throws {
+        try renderAllocatesNothing(tap: flags)
+    }
+
+    func renderAllocatesNothing(tap flags: AudioQueueProcessingTapFlags?) throws {
         var format = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
                                                  mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
                                                  mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2,
@@ -51,6 +84,15 @@ import Testing
         var on: UInt32 = 1
         try #require(AudioQueueSetProperty(queue!, kAudioQueueProperty_EnableLevelMetering, &on, 4) == noErr)
         try #require(AudioQueueSetParameter(queue!, kAudioQueueParam_Volume, 0.7) == noErr)
+        let tapScratch = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+        tapScratch.initialize(repeating: 0, count: 2)
+        defer { tapScratch.deallocate() }
+        if let flags {
+            var maxFrames: UInt32 = 0
+            var processing = AudioStreamBasicDescription()
+            var tap: AudioQueueProcessingTapRef?
+            try #require(AudioQueueProcessingTapNew(queue!, Counter.tap, tapScratch, flags, &maxFrames, &processing, &tap) == noErr)
+        }
         for _ in 0..<3 {
             var buffer: AudioQueueBufferRef?
             try #require(AudioQueueAllocateBuffer(queue!, 2 * 4410, &buffer) == noErr)
@@ -60,11 +102,17 @@ import Testing
         let object = try #require(AudioQueueObject.handles.object(UnsafeMutableRawPointer(queue!), as: AudioQueueObject.self))
         let unit = try #require(object.ioUnit)
         #expect(AudioUnitAddRenderNotify(unit, Counter.notify, me) == noErr)
-        // Three seconds: the first device start in a process takes up to a second to begin rendering.
-        Thread.sleep(forTimeInterval: 3)
+        // Until 120 renders (about three seconds), or ten: the first device start in a process takes a second or
+        // more to begin rendering on a loaded machine.
+        let deadline = Date().addingTimeInterval(10)
+        while counter.renders < 120 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         #expect(AudioQueueStop(queue!, true) == noErr)
         #expect(counter.renders > 100, "renders \(counter.renders)")
         #expect(counter.callbacks > 15, "callbacks \(counter.callbacks)")
-        #expect(counter.allocations == 0, "\(counter.allocations) allocations in \(counter.renders) renders")
+        if flags != nil {
+            // The tap ran in every render and saw the audio.
+            #expect(tapScratch[0] >= counter.renders && tapScratch[1] > 44100, "tap calls \(tapScratch[0]), frames \(tapScratch[1])")
+        }
+        #expect(counter.allocations == 0, "\(counter.allocations) allocations in \(counter.renders) renders (tap \(String(describing: flags)))")
     }
 }

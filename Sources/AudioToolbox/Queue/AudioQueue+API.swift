@@ -334,29 +334,67 @@ public func AudioQueueOfflineRender(_ inAQ: AudioQueueRef, _ inTimestamp: Unsafe
     withQueue(inAQ) { $0.offlineRender(ioBuffer, frames: inNumberFrames) }
 }
 
-/// Processing taps are not built yet: kAudioQueueErr_InvalidTapType (no tap is created).
+/// Installs a processing tap on a stopped queue: `inCallback` then processes the queue's audio on the
+/// device thread (output: the decoded audio before or after volume, pan and time-pitch; input: the captured
+/// audio before it is recorded), in `outProcessingFormat` (planar Float32 at the queue's rate and channel
+/// count), at most `outMaxFrames` frames a call. One tap per queue (kAudioQueueErr_TooManyTaps); exactly one
+/// of PreEffects and PostEffects (kAudio_ParamError otherwise).
 @discardableResult
 public func AudioQueueProcessingTapNew(_ inAQ: AudioQueueRef, _ inCallback: AudioQueueProcessingTapCallback, _ inClientData: UnsafeMutableRawPointer?,
                                        _ inFlags: AudioQueueProcessingTapFlags, _ outMaxFrames: UnsafeMutablePointer<UInt32>,
                                        _ outProcessingFormat: UnsafeMutablePointer<AudioStreamBasicDescription>,
                                        _ outAQTap: UnsafeMutablePointer<AudioQueueProcessingTapRef?>) -> OSStatus {
     outAQTap.pointee = nil
-    return withQueue(inAQ) { _ in kAudioQueueErr_InvalidTapType }
+    return withQueue(inAQ) { q in
+        let (tap, status) = q.makeTap(inCallback, inClientData, inFlags)
+        guard let tap else { return status }
+        outMaxFrames.pointee = UInt32(tap.maxFrames)
+        outProcessingFormat.pointee = q.floatFormat.description
+        outAQTap.pointee = tap.ref
+        return noErr
+    }
 }
 
-/// Disposes of a processing tap (none can exist yet).
-@discardableResult
-public func AudioQueueProcessingTapDispose(_ inAQTap: AudioQueueProcessingTapRef) -> OSStatus { kAudioQueueErr_InvalidTapContext }
+private func withTap(_ ref: AudioQueueProcessingTapRef, _ body: (AudioQueueProcessingTapObject) -> OSStatus) -> OSStatus {
+    guard let t = AudioQueueProcessingTapObject.handles.object(UnsafeMutableRawPointer(ref), as: AudioQueueProcessingTapObject.self) else {
+        return kAudioQueueErr_InvalidTapContext
+    }
+    return body(t)
+}
 
-/// A tap's source audio (no tap can exist yet).
+/// Removes a processing tap; like AudioQueueProcessingTapNew, only while its queue is stopped
+/// (kAudioQueueErr_InvalidRunState otherwise: a running queue keeps its tap). Disposing the queue disposes its tap.
+@discardableResult
+public func AudioQueueProcessingTapDispose(_ inAQTap: AudioQueueProcessingTapRef) -> OSStatus {
+    withTap(inAQTap) { $0.queue.disposeTap($0) }
+}
+
+/// From inside the tap's callback only (kAudioQueueErr_InvalidTapContext elsewhere): up to `inNumberFrames`
+/// frames of the audio the tap processes. NULL buffer pointers in `ioData` receive the queue's own (valid
+/// during the callback); others receive a copy. `outFlags` carries StartOfStream after a start or reset and
+/// EndOfStream once a Stop(false) has nothing more; `outNumberFrames` may be less than asked.
 @discardableResult
 public func AudioQueueProcessingTapGetSourceAudio(_ inAQTap: AudioQueueProcessingTapRef, _ inNumberFrames: UInt32,
                                                   _ ioTimeStamp: UnsafeMutablePointer<AudioTimeStamp>,
                                                   _ outFlags: UnsafeMutablePointer<AudioQueueProcessingTapFlags>,
                                                   _ outNumberFrames: UnsafeMutablePointer<UInt32>,
-                                                  _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus { kAudioQueueErr_InvalidTapContext }
+                                                  _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
+    // On the device thread: no handle-table lookup (it locks); a tap's memory outlives its handle in quarantine.
+    let tap = Unmanaged<AudioQueueProcessingTapObject>.fromOpaque(UnsafeRawPointer(inAQTap)).takeUnretainedValue()
+    guard tap.inCallback, !tap.isSiphon else { return kAudioQueueErr_InvalidTapContext }
+    return tap.queue.tapSource(tap, frames: Int(inNumberFrames), timeStamp: ioTimeStamp, flags: outFlags, outFrames: outNumberFrames, data: ioData)
+}
 
-/// A tap's queue time (no tap can exist yet).
+/// From inside an output queue's tap callback (kAudioQueueErr_InvalidTapContext elsewhere,
+/// kAudioQueueErr_InvalidTapType on an input queue): the queue time where the chunk being processed starts and
+/// the frames of queue time it covers.
 @discardableResult
 public func AudioQueueProcessingTapGetQueueTime(_ inAQTap: AudioQueueProcessingTapRef, _ outQueueSampleTime: UnsafeMutablePointer<Float64>,
-                                                _ outQueueFrameCount: UnsafeMutablePointer<UInt32>) -> OSStatus { kAudioQueueErr_InvalidTapContext }
+                                                _ outQueueFrameCount: UnsafeMutablePointer<UInt32>) -> OSStatus {
+    let tap = Unmanaged<AudioQueueProcessingTapObject>.fromOpaque(UnsafeRawPointer(inAQTap)).takeUnretainedValue()
+    guard tap.inCallback else { return kAudioQueueErr_InvalidTapContext }
+    guard tap.queue.direction == .output else { return kAudioQueueErr_InvalidTapType }
+    outQueueSampleTime.pointee = tap.queueSampleTime
+    outQueueFrameCount.pointee = tap.queueFrameCount
+    return noErr
+}

@@ -30,6 +30,8 @@ extension AudioQueueObject {
                                                                algorithm: timePitchAlgorithm, bypass: timePitchBypass,
                                                                maximumFrames: Self.maximumFramesPerSlice) : nil
             stagedFrames = 0
+            tap?.discontinuity = true
+            tap?.outputSampleTime = 0
         }
         if let c = offlineConverter, runState == .stopped {
             AudioConverterReset(c)
@@ -121,6 +123,7 @@ extension AudioQueueObject {
             }
         } else {
             returnAllEntries()
+            tap?.discontinuity = true
         }
         scheduledFrames = sampleTime.load(ordering: .acquiring)
         lock.unlock()

@@ -22,7 +22,9 @@ extension AudioQueueObject {
         q.pointAtScratch(q.captureList, frames: n)
         let status = AudioUnitRender(unit, flags, timeStamp, 1, UInt32(n), q.captureList.unsafeMutablePointer)
         guard status == noErr else { return status }
-        q.record(frames: n, hostTime: timeStamp.pointee.mHostTime)
+        q.renderingInline = false
+        let recorded = q.tap.map { q.tapInput($0, frames: n, hostTime: timeStamp.pointee.mHostTime) } ?? n
+        q.record(frames: recorded, hostTime: timeStamp.pointee.mHostTime)
         return noErr
     }
 
@@ -32,6 +34,7 @@ extension AudioQueueObject {
         returnAllEntries()
         timePitch?.processor.reset()
         stagedFrames = 0
+        tap?.discontinuity = true
         resetPending.store(false, ordering: .releasing)
         resetDone.store(true, ordering: .releasing)
     }
@@ -52,6 +55,7 @@ extension AudioQueueObject {
     @discardableResult
     func render(frames: Int, into list: UnsafeMutableAudioBufferListPointer, inline: Bool) -> Int {
         answerResetRequest()
+        renderingInline = inline
         let delay = startDelay.load(ordering: .acquiring)
         if delay > 0 {
             // Before the start time: silence, and the queue's time runs; the audio starts at the exact frame.
@@ -69,41 +73,13 @@ extension AudioQueueObject {
             }
             return n + render(frames: frames - n, into: offsetList, inline: inline)
         }
-        var written = 0
-        var drained = false
-        if let tp = timePitch {
-            let rate = Float(bitPattern: playRateBits.load(ordering: .relaxed))
-            let cents = Float(bitPattern: pitchBits.load(ordering: .relaxed))
-            tp.configure(rate: rate, cents: cents)
-            var stuck = 0
-            while written < frames && stuck < 4 {
-                let wanted = min(max(tp.processor.inputFramesNeeded(forOutputFrames: frames - written), 1), tp.stagingCapacity)
-                if stagedFrames < wanted && !drained {
-                    let got = pull(frames: wanted - stagedFrames, into: tp.stagingList, at: stagedFrames, inline: inline)
-                    if got < wanted - stagedFrames && stopPending.load(ordering: .acquiring) && current == nil && toDevice.isEmpty {
-                        stagedFrames += got
-                        drained = true
-                    } else {
-                        stagedFrames = wanted
-                    }
-                }
-                for c in 0..<pcm.channels { tp.outputs[c] = list[c].mData!.assumingMemoryBound(to: Float.self) + written }
-                let r = tp.processor.process(input: UnsafePointer(tp.inputs), inputFrames: stagedFrames, endOfInput: drained,
-                                             output: UnsafePointer(tp.outputs), outputCapacity: frames - written)
-                tp.consume(r.inputConsumed, of: stagedFrames)
-                stagedFrames -= r.inputConsumed
-                written += r.outputProduced
-                stuck = r.outputProduced == 0 && r.inputConsumed == 0 ? stuck + 1 : 0
-                if drained && r.outputProduced == 0 { break }
-            }
-            for c in 0..<min(list.count, pcm.channels) where written < frames {
-                if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p + written, UInt(frames - written) * 4) }
-            }
+        let (written, drained): (Int, Bool)
+        if let tap, tap.isPostEffects, !tap.isSiphon {
+            (written, drained) = runTap(tap, frames: frames, into: list, at: 0)
         } else {
-            written = pull(frames: frames, into: list, at: 0, inline: inline)
-            drained = written < frames && current == nil && toDevice.isEmpty && stopPending.load(ordering: .acquiring)
+            (written, drained) = effects(frames: frames, into: list)
+            if let tap, tap.isPostEffects { siphon(tap, list, frames: drained ? written : frames, at: 0) }
         }
-        applyGain(list, frames: frames)
         let ended = drained && written < frames
         let counted = ended && inline ? written : frames
         measure(list, frames: counted)
@@ -115,6 +91,66 @@ extension AudioQueueObject {
             playedOut.store(true, ordering: .releasing)
         }
         return written
+    }
+
+    /// The queue's audio with its effects: the source (through a pre-effects tap), time-pitch when
+    /// EnableTimePitch is on, volume and pan. Returns the frames of audio produced (all of them unless the
+    /// audio ended) and whether a Stop(false) has played everything out (the rest of the slice is silence).
+    func effects(frames: Int, into list: UnsafeMutableAudioBufferListPointer) -> (Int, Bool) {
+        var written = 0
+        var drained = false
+        if let tp = timePitch {
+            let rate = Float(bitPattern: playRateBits.load(ordering: .relaxed))
+            let cents = Float(bitPattern: pitchBits.load(ordering: .relaxed))
+            tp.configure(rate: rate, cents: cents)
+            var stuck = 0
+            var sourceDrained = false
+            while written < frames && stuck < 4 {
+                let wanted = min(max(tp.processor.inputFramesNeeded(forOutputFrames: frames - written), 1), tp.stagingCapacity)
+                if stagedFrames < wanted && !sourceDrained {
+                    let (got, ended) = source(frames: wanted - stagedFrames, into: tp.stagingList, at: stagedFrames)
+                    // An underrun plays the silence the source filled in; the end of a Stop(false) flushes the processor.
+                    stagedFrames = ended ? stagedFrames + got : wanted
+                    sourceDrained = ended
+                }
+                for c in 0..<pcm.channels { tp.outputs[c] = list[c].mData!.assumingMemoryBound(to: Float.self) + written }
+                let r = tp.processor.process(input: UnsafePointer(tp.inputs), inputFrames: stagedFrames, endOfInput: sourceDrained,
+                                             output: UnsafePointer(tp.outputs), outputCapacity: frames - written)
+                tp.consume(r.inputConsumed, of: stagedFrames)
+                stagedFrames -= r.inputConsumed
+                written += r.outputProduced
+                stuck = r.outputProduced == 0 && r.inputConsumed == 0 ? stuck + 1 : 0
+                if sourceDrained && tp.processor.isFinished { break }
+            }
+            // Played out once the processor has given back everything it held (its look-ahead and filter tail).
+            drained = sourceDrained && (tp.processor.isFinished || stuck >= 4)
+            for c in 0..<min(list.count, pcm.channels) where written < frames {
+                if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p + written, UInt(frames - written) * 4) }
+            }
+        } else {
+            (written, drained) = source(frames: frames, into: list, at: 0)
+        }
+        applyGain(list, frames: frames)
+        return (written, drained)
+    }
+
+    /// The enqueued audio from frame `offset` of `list`, through a pre-effects tap if there is one. Returns the
+    /// frames produced (all of them, silence filling an underrun, unless the audio ended) and whether it ended.
+    func source(frames: Int, into list: UnsafeMutableAudioBufferListPointer, at offset: Int) -> (Int, Bool) {
+        if let tap, !tap.isPostEffects {
+            if !tap.isSiphon { return runTap(tap, frames: frames, into: list, at: offset) }
+            let (got, ended) = pullChecked(frames: frames, into: list, at: offset)
+            siphon(tap, list, frames: ended ? got : frames, at: offset)
+            return (got, ended)
+        }
+        return pullChecked(frames: frames, into: list, at: offset)
+    }
+
+    /// `pull`, and whether a Stop(false) has nothing more to play.
+    func pullChecked(frames: Int, into list: UnsafeMutableAudioBufferListPointer, at offset: Int) -> (Int, Bool) {
+        let got = pull(frames: frames, into: list, at: offset, inline: renderingInline)
+        let ended = got < frames && current == nil && toDevice.isEmpty && stopPending.load(ordering: .acquiring)
+        return (ended ? got : frames, ended)
     }
 
     /// Copies up to `frames` frames of enqueued audio into `list` from frame `at`, finishing buffers as

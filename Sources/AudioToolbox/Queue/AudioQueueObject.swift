@@ -121,6 +121,10 @@ final class AudioQueueObject: @unchecked Sendable {
     let pitchBits = Atomic<UInt32>(Float(0).bitPattern)
     /// Offline: the last render reached the end of a Stop(false).
     var lastSliceEnded = false
+    /// The processing tap (set and cleared only while the queue is stopped, so the device thread never races it).
+    var tap: AudioQueueProcessingTapObject?
+    /// The render in progress is offline (finished buffers go back at once).
+    var renderingInline = false
 
     // MARK: The queue's thread
 
@@ -581,6 +585,8 @@ final class AudioQueueObject: @unchecked Sendable {
         unit = nil
         if let c = offlineConverter { AudioConverterDispose(c) }
         offlineConverter = nil
+        if let t = tap { _ = AudioQueueProcessingTapObject.handles.remove(UnsafeMutableRawPointer(t.ref), as: AudioQueueProcessingTapObject.self) }
+        tap = nil
         lock.unlock()
         _ = Self.handles.remove(UnsafeMutableRawPointer(ref), as: AudioQueueObject.self)
         dispatcherAlive.store(false, ordering: .releasing)
