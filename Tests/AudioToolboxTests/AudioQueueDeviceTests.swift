@@ -260,6 +260,35 @@ import Testing
     /// An input queue records what is played into the "mic" sink into a CAF file: the file holds the
     /// 660 Hz tone at 0.4 without a gap, and each buffer's start time follows the one before.
     @Test func inputQueueRecordsTheDefaultInput() throws {
+        try recordTone(tap: false)
+    }
+
+    /// An input queue's processing tap: it pulls the captured audio and halves it, so the recording holds the tone at
+    /// 0.2, still without a gap; the tap is told StartOfStream first and gets the capture's sample times.
+    @Test func inputQueueTapProcessesTheRecording() throws {
+        try recordTone(tap: true)
+    }
+
+    /// Counts of what the input tap saw: calls, StartOfStream flags, and the sample times not following on.
+    nonisolated(unsafe) static var inputTapStats = (calls: 0, starts: 0, jumps: 0, next: -1.0)
+
+    static let halvingInputTap: AudioQueueProcessingTapCallback = { _, tap, frames, timeStamp, flags, outFrames, ioData in
+        var got: UInt32 = 0
+        var sourceFlags = AudioQueueProcessingTapFlags()
+        guard AudioQueueProcessingTapGetSourceAudio(tap, frames, timeStamp, &sourceFlags, &got, ioData) == noErr else { return }
+        inputTapStats.calls += 1
+        if sourceFlags.contains(.startOfStream) { inputTapStats.starts += 1 }
+        if inputTapStats.next >= 0 && timeStamp.pointee.mSampleTime != inputTapStats.next { inputTapStats.jumps += 1 }
+        inputTapStats.next = timeStamp.pointee.mSampleTime + Double(got)
+        let list = UnsafeMutableAudioBufferListPointer(ioData)
+        for c in 0..<list.count {
+            let p = list[c].mData!.assumingMemoryBound(to: Float.self)
+            for i in 0..<Int(got) { p[i] *= 0.5 }
+        }
+        outFrames.pointee = got
+    }
+
+    func recordTone(tap: Bool) throws {
         var recordFormat = Self.int16(channels: 2)
         let recorder = MyRecorder()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("oca-aq-rec-\(UUID().uuidString).caf")
@@ -277,6 +306,13 @@ import Testing
             var buffer: AudioQueueBufferRef?
             try #require(AudioQueueAllocateBuffer(queue!, bufferByteSize, &buffer) == noErr)
             try #require(AudioQueueEnqueueBuffer(queue!, buffer!, 0, nil) == noErr)
+        }
+        if tap {
+            Self.inputTapStats = (0, 0, 0, -1)
+            var maxFrames: UInt32 = 0
+            var processing = AudioStreamBasicDescription()
+            var made: AudioQueueProcessingTapRef?
+            try #require(AudioQueueProcessingTapNew(queue!, Self.halvingInputTap, nil, .preEffects, &maxFrames, &processing, &made) == noErr)
         }
         recorder.running = true
         try #require(AudioQueueStart(queue!, nil) == noErr)
@@ -301,12 +337,17 @@ import Testing
         var samples = [Int16](repeating: 0, count: Int(recorder.recordPacket) * 2)
         try #require(AudioFileReadBytes(file!, false, 0, &bytes, &samples) == noErr)
         let left = stride(from: 0, to: samples.count, by: 2).map { Float(samples[$0]) / 32768 }
-        let start = try #require(ToneAnalysis.onset(left, threshold: 0.05), "nothing recorded")
+        let start = try #require(ToneAnalysis.onset(left, threshold: 0.03), "nothing recorded")
         let body = left[(start + 2205)...].prefix(44100)
         #expect(body.count == 44100)
         let amplitude = ToneAnalysis.fit(body, frequency: 660, rate: 44100).amplitude
-        #expect(abs(amplitude - 0.4) < 0.01, "amplitude \(amplitude)")
+        let expected = tap ? 0.2 : 0.4
+        #expect(abs(amplitude - expected) < 0.01, "amplitude \(amplitude), expected \(expected)")
         #expect(ToneAnalysis.longestGap(body, threshold: 1e-3) < 8)
+        if tap {
+            #expect(Self.inputTapStats.calls > 50 && Self.inputTapStats.starts == 1 && Self.inputTapStats.jumps == 0,
+                    "\(Self.inputTapStats)")
+        }
     }
 
     /// The book's chapter 4 recorder as written, in AAC: the format filled in by the queue, the encoder's cookie copied
@@ -380,7 +421,7 @@ import Testing
             all += chunk.prefix(Int(frames) * 2)
         }
         let left = stride(from: 0, to: all.count, by: 2).map { all[$0] }
-        let start = try #require(ToneAnalysis.onset(left, threshold: 0.05), "nothing recorded")
+        let start = try #require(ToneAnalysis.onset(left, threshold: 0.03), "nothing recorded")
         let body = left[(start + 2205)...].prefix(44100)
         #expect(body.count == 44100)
         let amplitude = ToneAnalysis.fit(body, frequency: 660, rate: 44100).amplitude
