@@ -166,7 +166,9 @@ extension AudioQueueObject {
         var device = deviceID() ?? 0
         guard device != 0 else { AudioComponentInstanceDispose(u); return (nil, kAudioQueueErr_InvalidDevice) }
         var inputOn: UInt32 = input ? 1 : 0, outputOn: UInt32 = input ? 0 : 1
-        var float = floatFormat.description
+        // With ChannelAssignments the unit takes all the device's channels (the route fills them).
+        var float = channelRoute.map { OCAFormat.canonical(sampleRate: floatFormat.description.mSampleRate, channels: UInt32($0.deviceChannels)) }
+            ?? floatFormat.description
         var frames = UInt32(Self.maximumFramesPerSlice)
         let asbdSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         let me = Unmanaged.passUnretained(self).toOpaque()

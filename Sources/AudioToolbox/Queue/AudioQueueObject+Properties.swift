@@ -48,6 +48,9 @@ extension AudioQueueObject {
             .value(kAudioQueueProperty_HardwareCodecPolicy, { _ in UInt32(kAudioQueueHardwareCodecPolicy_Default) }, set: { _, v in
                 v <= kAudioQueueHardwareCodecPolicy_PreferHardware ? noErr : kAudioQueueErr_InvalidPropertyValue
             }),
+            // Write-only, as Apple's.
+            AudioQueueProperty(id: kAudioQueueProperty_ChannelAssignments, get: { _ in .failure(OSStatusError(kAudioQueueErr_InvalidProperty)) },
+                               set: { q, raw in q.setChannelAssignments(raw) }),
             AudioQueueProperty(id: kAudioQueueProperty_CurrentDevice, get: { q in
                 guard let uid = q.currentDeviceUID() else { return .failure(OSStatusError(kAudioQueueErr_InvalidDevice)) }
                 let object = Unmanaged.passRetained(uid as CFString).toOpaque()
@@ -62,6 +65,7 @@ extension AudioQueueObject {
                 } else {
                     q.deviceUID = nil  // NULL: back to the default device
                 }
+                q.channelRoute = nil
                 if let u = q.unit { AudioComponentInstanceDispose(u) }
                 q.unit = nil
                 q.ioUnit = nil

@@ -10,7 +10,15 @@ extension AudioQueueObject {
     static let renderProc: AURenderCallback = { refCon, _, _, _, frames, ioData in
         guard let ioData else { return kAudio_ParamError }
         let q = Unmanaged<AudioQueueObject>.fromOpaque(refCon).takeUnretainedValue()
-        q.render(frames: Int(frames), into: UnsafeMutableAudioBufferListPointer(ioData), inline: false)
+        guard let route = q.channelRoute else {
+            q.render(frames: Int(frames), into: UnsafeMutableAudioBufferListPointer(ioData), inline: false)
+            return noErr
+        }
+        // ChannelAssignments: render the queue's channels aside, then put each on its device channel.
+        let n = min(Int(frames), maximumFramesPerSlice)
+        route.prepare(frames: n)
+        q.render(frames: n, into: route.list, inline: false)
+        route.scatter(into: UnsafeMutableAudioBufferListPointer(ioData), frames: n)
         return noErr
     }
 

@@ -123,6 +123,8 @@ final class AudioQueueObject: @unchecked Sendable {
     var lastSliceEnded = false
     /// The processing tap (set and cleared only while the queue is stopped, so the device thread never races it).
     var tap: AudioQueueProcessingTapObject?
+    /// ChannelAssignments: the device channel of each queue channel (set only while stopped, with the unit made again).
+    var channelRoute: AudioQueueChannelRoute?
     /// The render in progress is offline (finished buffers go back at once).
     var renderingInline = false
 
