@@ -90,23 +90,54 @@ import Testing
         #expect(clipped > 10_000 && limited < clipped / 20, "full-scale samples: \(clipped) clipped, \(limited) limited")
     }
 
-    /// afplay on the default output: the sink hears the file's tones at the file's level.
-    @Test func afplayPlaysOnTheDevice() throws {
+    /// afplay on the default output: the sink hears the file's tones at the file's level (times -v), through an
+    /// output queue by default (as Apple's afplay) and through an AUGraph with --graph; -v above 1 (a processing
+    /// tap's gain on the queue path) and -v below 1 (the queue's Volume) scale it.
+    @Test(arguments: [([String](), "output queue", 1.0), (["--graph"], "AUGraph", 1.0), (["-v", "0.5"], "output queue", 0.5),
+                      (["-v", "1.5"], "output queue", 1.5)])
+    func afplayPlaysOnTheDevice(options: [String], path: String, gain: Double) throws {
         let input = Fixture.tempURL("wav")
         defer { try? FileManager.default.removeItem(at: input) }
         try Fixture.writeWAV(input, frames: 88200)
         let capture = try PulseTestServer.Capture()
         Thread.sleep(forTimeInterval: 0.2)
-        let r = try Tools.run("afplay", [input.path])
+        let started = Date()
+        let r = try Tools.run("afplay", ["-d"] + options + [input.path])
+        let took = Date().timeIntervalSince(started)
         #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("playing through an \(path)"), "\(r.stderr)")
+        // Two seconds of audio, played out before afplay returns (and not much later).
+        #expect(took > 2 && took < 4.5, "afplay took \(took) s")
         let heard = capture.finish()
         for (channel, frequency) in Fixture.frequencies.enumerated() {
-            let start = try #require(ToneAnalysis.onset(heard[channel], threshold: 0.05))
+            let start = try #require(ToneAnalysis.onset(heard[channel], threshold: 0.03))
             let body = heard[channel][(start + 4410)...].prefix(44100)
             #expect(body.count == 44100)
             let amplitude = ToneAnalysis.fit(body, frequency: frequency, rate: 44100).amplitude
-            #expect(abs(amplitude - Fixture.amplitude) < 0.01, "channel \(channel): \(amplitude)")
+            #expect(abs(amplitude - gain * Fixture.amplitude) < 0.01, "channel \(channel): \(amplitude) (\(options))")
+            #expect(ToneAnalysis.longestGap(body, threshold: 1e-3) < 8)
         }
+    }
+
+    /// afplay -r 2 on the queue path (the queue's time-pitch): the file's two seconds take one, at the file's pitch.
+    @Test func afplayRateThroughTheQueue() throws {
+        let input = Fixture.tempURL("wav")
+        defer { try? FileManager.default.removeItem(at: input) }
+        try Fixture.writeWAV(input, frames: 88200)
+        let capture = try PulseTestServer.Capture()
+        Thread.sleep(forTimeInterval: 0.2)
+        let r = try Tools.run("afplay", ["-d", "-r", "2", "-q", "1", input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("playing through an output queue"), "\(r.stderr)")
+        let heard = capture.finish()
+        let left = heard[0]
+        let start = try #require(ToneAnalysis.onset(left, threshold: 0.05))
+        let end = try #require(left.lastIndex { abs($0) > 0.05 })
+        #expect(abs(Double(end - start) - 44100) < 2205, "heard \(end - start) frames")
+        let frequency = Fixture.frequencies[0]
+        let body = left[(start + 4410)..<(end - 4410)]
+        let amplitude = ToneAnalysis.fit(body, frequency: frequency, rate: 44100).amplitude
+        #expect(amplitude > 0.8 * Fixture.amplitude, "\(frequency) Hz at \(amplitude)")
     }
 
     /// afrecord -t 2 records what is played into the "mic" sink; sox reads the file: 2 s, 16-bit, the tone's level.

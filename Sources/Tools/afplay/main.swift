@@ -1,8 +1,9 @@
 // afplay: plays an audio file on the default output device, with Apple's /usr/bin/afplay options, on the
-// public API only: ExtAudioFile reads the file on a feeder thread into a CARingBuffer; the render
-// callback of an AUGraph (callback -> [NewTimePitch when -r] -> DefaultOutput) fetches from it, so the
-// device's thread never touches the file. `-o FILE` (ours) renders to a file instead, for machines
-// without a sound device.
+// public API only. By default, as Apple's afplay does, through an output audio queue (QueuePlayer). The
+// graph path (`--graph`, and what -o, --eq, --reverb, --limit and rates outside 0.5...2 need):
+// ExtAudioFile reads the file on a feeder thread into a CARingBuffer; the render callback of an AUGraph
+// (callback -> [NewTimePitch when -r] -> [effects] -> DefaultOutput) fetches from it, so the device's thread
+// never touches the file. `-o FILE` (ours) renders to a file instead, for machines without a sound device.
 //   afplay [option...] audio_file
 import AudioToolbox
 import Foundation
@@ -40,6 +41,9 @@ let usage = """
         plate mediumchamber largechamber cathedral largeroom2 mediumhall2 mediumhall3 largehall2; mix 40% wet
       --limit
         (ours) end the chain with AUPeakLimiter, so no sample passes full scale
+      --graph
+        (ours) play through an AUGraph instead of an output audio queue (the default, as Apple's afplay);
+        -o, --eq, --reverb, --limit and rates outside 0.5...2 take the graph path by themselves
     """
 
 var path: String?
@@ -52,6 +56,7 @@ var outputPath: String?
 var eqGains: [Float]?
 var reverbRoom: UInt32?
 var limit = false
+var graphPath = false
 let rooms = ["smallroom", "mediumroom", "largeroom", "mediumhall", "largehall", "plate", "mediumchamber", "largechamber",
              "cathedral", "largeroom2", "mediumhall2", "mediumhall3", "largehall2"]
 
@@ -87,6 +92,7 @@ do {
             guard let index = rooms.firstIndex(of: name) else { fail("unknown room \"\(name)\" for --reverb: one of \(rooms.joined(separator: " "))") }
             reverbRoom = UInt32(index)
         case "--limit": limit = true
+        case "--graph": graphPath = true
         default:
             if arg.hasPrefix("-") && arg != "-" { fail("unknown option \(arg) (afplay -h for help)") }
             if path != nil { fail("give one audio file (got \"\(arg)\" too)") }
@@ -95,6 +101,20 @@ do {
     }
 }
 guard let path else { warn(usage); exit(1) }
+
+// MARK: The queue path (the default)
+
+let rateFitsTheQueue = rate.map { (0.5...2).contains($0) } ?? true
+if !graphPath && outputPath == nil && eqGains == nil && reverbRoom == nil && !limit && rateFitsTheQueue {
+    do throws(QueuePlayerError) {
+        let player = try QueuePlayer(path: path)
+        try player.play(volume: volume, rate: rate, highQuality: quality == 1, seconds: seconds, debug: debug)
+    } catch {
+        fail("\(error.what): \(describe(error.status))")
+    }
+    exit(0)
+}
+if debug { warn("afplay: playing through an AUGraph") }
 
 func url(_ p: String) -> CFURL { CFURLCreateWithFileSystemPath(kCFAllocatorDefault, p as CFString, .cfurlposixPathStyle, false) }
 func check(_ status: OSStatus, _ what: String) {
