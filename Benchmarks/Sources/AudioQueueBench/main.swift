@@ -1,7 +1,9 @@
 // Audio Queue offline render throughput: a 2-minute stereo 16-bit WAV rendered to Float32 through an
 // output queue in offline mode (AQOfflineRenderTest's loop: AudioFile reads into queue buffers from the
 // callback, AudioQueueOfflineRender pulls), against ExtAudioFile reading the same file as Float32 in the
-// same run. Prints x real time for each and the ratio; median of 5 runs. (AAC waits for the AAC decoder.)
+// same run. Prints x real time for each and the ratio; median of 5 runs. Then the same for AAC: the WAV's first
+// 60 s encoded into a CAF by ExtAudioFile, the queue decoding the packets (with their descriptions and the
+// file's magic cookie) against ExtAudioFile decoding the same file.
 import AudioToolbox
 import Foundation
 
@@ -114,3 +116,136 @@ for _ in 0..<5 {
 let q = Double(seconds) / median(queueTimes), e = Double(seconds) / median(extTimes)
 print(String(format: "PCM 16-bit stereo -> Float32, %d s: AudioQueueOfflineRender %.0fx real time, ExtAudioFileRead %.0fx (queue/ExtAudioFile %.2f)",
              seconds, q, e, q / e))
+
+// MARK: AAC
+
+nonisolated(unsafe) let aacSeconds = 60
+nonisolated(unsafe) let aacURL = FileManager.default.temporaryDirectory.appendingPathComponent("oca-aq-bench.caf")
+defer { try? FileManager.default.removeItem(at: aacURL) }
+
+/// The WAV's first `aacSeconds` seconds encoded to AAC in a CAF.
+func encodeAAC() {
+    var source: ExtAudioFileRef?, target: ExtAudioFileRef?
+    ExtAudioFileOpenURL(url as CFURL, &source)
+    var aac = AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatMPEG4AAC, mFormatFlags: 0, mBytesPerPacket: 0,
+                                          mFramesPerPacket: 1024, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0)
+    let created = ExtAudioFileCreateWithURL(aacURL as CFURL, kAudioFileCAFType, &aac, nil, AudioFileFlags.eraseFile.rawValue, &target)
+    precondition(created == noErr, "creating the AAC file: \(created)")
+    let asbd = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+    ExtAudioFileSetProperty(source!, kExtAudioFileProperty_ClientDataFormat, asbd, &float32)
+    ExtAudioFileSetProperty(target!, kExtAudioFileProperty_ClientDataFormat, asbd, &float32)
+    var chunk = [Float](repeating: 0, count: 2 * 8192)
+    var left = Int(rate) * aacSeconds
+    while left > 0 {
+        var n = UInt32(min(8192, left))
+        chunk.withUnsafeMutableBytes { raw in
+            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+            ExtAudioFileRead(source!, &n, &list)
+            list.mBuffers.mDataByteSize = n * 8
+            precondition(ExtAudioFileWrite(target!, n, &list) == noErr)
+        }
+        if n == 0 { break }
+        left -= Int(n)
+    }
+    ExtAudioFileDispose(source!)
+    ExtAudioFileDispose(target!)
+}
+
+final class PacketReader {
+    var file: AudioFileID?
+    var packet: Int64 = 0
+    var packetsPerBuffer: UInt32 = 0
+    var flushed = false
+}
+
+nonisolated(unsafe) let packetCallback: AudioQueueOutputCallback = { user, queue, buffer in
+    let r = Unmanaged<PacketReader>.fromOpaque(user!).takeUnretainedValue()
+    if r.flushed { return }
+    var bytes = buffer.pointee.mAudioDataBytesCapacity
+    var packets = r.packetsPerBuffer
+    AudioFileReadPacketData(r.file!, false, &bytes, buffer.pointee.mPacketDescriptions, r.packet, &packets, buffer.pointee.mAudioData)
+    if packets > 0 {
+        buffer.pointee.mAudioDataByteSize = bytes
+        AudioQueueEnqueueBuffer(queue, buffer, packets, buffer.pointee.mPacketDescriptions)
+        r.packet += Int64(packets)
+    } else {
+        AudioQueueFlush(queue)
+        AudioQueueStop(queue, false)
+        r.flushed = true
+    }
+}
+
+/// AQOfflineRenderTest's flow on the AAC file: frames rendered.
+func queueRenderAAC() -> Int {
+    let r = PacketReader()
+    AudioFileOpenURL(aacURL as CFURL, .readPermission, 0, &r.file)
+    defer { AudioFileClose(r.file!) }
+    var format = AudioStreamBasicDescription()
+    var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+    AudioFileGetProperty(r.file!, kAudioFilePropertyDataFormat, &size, &format)
+    var queue: AudioQueueRef?
+    precondition(AudioQueueNewOutput(&format, packetCallback, Unmanaged.passUnretained(r).toOpaque(), nil, nil, 0, &queue) == noErr)
+    defer { AudioQueueDispose(queue!, true) }
+    var cookieSize: UInt32 = 0
+    if AudioFileGetPropertyInfo(r.file!, kAudioFilePropertyMagicCookieData, &cookieSize, nil) == noErr, cookieSize > 0 {
+        var cookie = [UInt8](repeating: 0, count: Int(cookieSize))
+        AudioFileGetProperty(r.file!, kAudioFilePropertyMagicCookieData, &cookieSize, &cookie)
+        AudioQueueSetProperty(queue!, kAudioQueueProperty_MagicCookie, cookie, cookieSize)
+    }
+    var maxPacket: UInt32 = 0
+    size = 4
+    AudioFileGetProperty(r.file!, kAudioFilePropertyPacketSizeUpperBound, &size, &maxPacket)
+    r.packetsPerBuffer = 16
+    var buffer: AudioQueueBufferRef?, capture: AudioQueueBufferRef?
+    AudioQueueAllocateBufferWithPacketDescriptions(queue!, r.packetsPerBuffer * max(maxPacket, 1), r.packetsPerBuffer, &buffer)
+    AudioQueueSetOfflineRenderFormat(queue!, &float32, nil)
+    AudioQueueAllocateBuffer(queue!, 0x10000, &capture)
+    AudioQueueStart(queue!, nil)
+    var ts = AudioTimeStamp()
+    ts.mFlags = .sampleTimeValid
+    AudioQueueOfflineRender(queue!, &ts, capture!, 0)
+    packetCallback(Unmanaged.passUnretained(r).toOpaque(), queue!, buffer!)
+    var total = 0
+    while true {
+        AudioQueueOfflineRender(queue!, &ts, capture!, 0x10000 / 8)
+        let got = Int(capture!.pointee.mAudioDataByteSize) / 8
+        total += got
+        if r.flushed && got < 0x10000 / 8 { break }
+        ts.mSampleTime += Double(got)
+    }
+    return total
+}
+
+/// ExtAudioFile decoding the same AAC file to Float32: frames read.
+func extAudioFileReadAAC() -> Int {
+    var x: ExtAudioFileRef?
+    ExtAudioFileOpenURL(aacURL as CFURL, &x)
+    defer { ExtAudioFileDispose(x!) }
+    ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &float32)
+    var out = [Float](repeating: 0, count: 2 * 8192)
+    var total = 0
+    while true {
+        var n: UInt32 = 8192
+        out.withUnsafeMutableBytes { raw in
+            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+            ExtAudioFileRead(x!, &n, &list)
+        }
+        if n == 0 { break }
+        total += Int(n)
+    }
+    return total
+}
+
+encodeAAC()
+// The queue plays the packets whole (priming included); ExtAudioFile trims the priming and remainder.
+let aacQueueFrames = queueRenderAAC(), aacExtFrames = extAudioFileReadAAC()
+precondition(aacExtFrames == Int(rate) * aacSeconds, "ExtAudioFile read \(aacExtFrames) frames")
+precondition(abs(aacQueueFrames - aacExtFrames) <= 4096, "the queue rendered \(aacQueueFrames) frames, ExtAudioFile \(aacExtFrames)")
+var aacQueueTimes: [Double] = [], aacExtTimes: [Double] = []
+for _ in 0..<5 {
+    aacQueueTimes.append(timed { _ = queueRenderAAC() })
+    aacExtTimes.append(timed { _ = extAudioFileReadAAC() })
+}
+let qa = Double(aacSeconds) / median(aacQueueTimes), ea = Double(aacSeconds) / median(aacExtTimes)
+print(String(format: "AAC stereo (CAF) -> Float32, %d s: AudioQueueOfflineRender %.0fx real time, ExtAudioFileRead %.0fx (queue/ExtAudioFile %.2f)",
+             aacSeconds, qa, ea, qa / ea))
