@@ -36,10 +36,10 @@ let package = Package(
         .executableTarget(
             name: "RoundTripLatency",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
-        // Audio Queue offline render against ExtAudioFile reading the same file.
+        // Audio Queue offline render against ExtAudioFile reading the same file (PCM, and AAC through AudioToolboxAAC).
         .executableTarget(
             name: "AudioQueueBench",
-            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), .product(name: "AudioToolboxAAC", package: "OpenCoreAudio")]),
         // Codec decode/encode through ExtAudioFile against libsndfile (libFLAC, libmpg123) on the same files.
         .executableTarget(
             name: "CodecBench",

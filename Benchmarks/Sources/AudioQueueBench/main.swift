@@ -5,6 +5,7 @@
 // 60 s encoded into a CAF by ExtAudioFile, the queue decoding the packets (with their descriptions and the
 // file's magic cookie) against ExtAudioFile decoding the same file.
 import AudioToolbox
+import AudioToolboxAAC
 import Foundation
 
 nonisolated(unsafe) let rate = 44100.0
@@ -119,8 +120,8 @@ print(String(format: "PCM 16-bit stereo -> Float32, %d s: AudioQueueOfflineRende
 
 // MARK: AAC
 
-nonisolated(unsafe) let aacSeconds = 60
-nonisolated(unsafe) let aacURL = FileManager.default.temporaryDirectory.appendingPathComponent("oca-aq-bench.caf")
+let aacSeconds = 60
+let aacURL = FileManager.default.temporaryDirectory.appendingPathComponent("oca-aq-bench.caf")
 defer { try? FileManager.default.removeItem(at: aacURL) }
 
 /// The WAV's first `aacSeconds` seconds encoded to AAC in a CAF.
