@@ -153,6 +153,31 @@ import Testing
         #expect(rendered == expected)
     }
 
+    /// With EnableTimePitch at rate 2: a pre-effects tap works on the source (it sees every frame of the file, and
+    /// halving there halves the output), a post-effects siphon sees exactly the frames that come out (half as many).
+    @Test func tapsAroundTheTimePitchProcessor() throws {
+        let frames = 2 * 44100
+        let url = try Offline.makeWAV(frames: frames)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let timePitch = (kAudioQueueTimePitchAlgorithm_Spectral, Float(2), Float(0))
+        let (plain, _, _, _) = try Offline.offlineRender(url, timePitch: timePitch)
+        let pre = TapState()
+        pre.mode = .halve
+        let (halved, _, _, _) = try Offline.offlineRender(url, timePitch: timePitch, prepare: Self.install(pre, .preEffects))
+        #expect(pre.badStatus == noErr)
+        #expect(pre.seen[0].count == frames)
+        #expect(abs(halved.count / 2 - frames / 2) <= 512, "\(halved.count / 2) frames")
+        #expect(halved.count == plain.count)
+        // The processor is linear: half the input, half the output (to rounding).
+        let worst = zip(halved, plain).map { abs($0 - 0.5 * $1) }.max() ?? 1
+        #expect(worst < 1e-5, "worst \(worst)")
+
+        let post = TapState()
+        let (rendered, _, _, _) = try Offline.offlineRender(url, timePitch: timePitch, prepare: Self.install(post, [.postEffects, .siphon]))
+        #expect(rendered == plain)
+        #expect(Self.interleave(post.seen) == rendered)
+    }
+
     /// One tap per queue, PreEffects xor PostEffects, made and disposed only while stopped, GetSourceAudio only
     /// inside the callback; a queue disposed with its tap installed takes the tap with it.
     @Test func tapRulesAnswerApplesCodes() throws {
