@@ -3,9 +3,9 @@ import DeviceTestSupport
 import Foundation
 import Testing
 
-/// kAudioQueueProperty_ChannelAssignments on the private PulseAudio server: the HAL's PulseAudio device is
-/// stereo, so queue channels are routed to its two channels (swapped, or a mono queue on the right only) and
-/// heard on the "out" sink's monitor; bad assignments answer Apple's codes.
+/// kAudioQueueProperty_ChannelAssignments on the private PulseAudio server: the HAL's PulseAudio devices are
+/// stereo, so queue channels are routed to their two channels (swapped, or a mono queue on the right only),
+/// heard on the "out" sink's monitor or recorded from the "mic" sink's; bad assignments answer Apple's codes.
 @Suite(.serialized, .audioServer) struct AudioQueueChannelAssignmentTests {
     static let rate = 44100.0
 
@@ -91,7 +91,7 @@ import Testing
     }
 
     /// One element per queue channel (InvalidPropertySize), a UID the HAL knows (InvalidDevice), a channel the
-    /// device has (InvalidPropertyValue), output queues only, set while stopped; the property is write-only.
+    /// device has (InvalidPropertyValue), set while stopped (InvalidRunState); the property is write-only.
     @Test func badAssignmentsAnswerApplesCodes() throws {
         var format = Self.int16(channels: 2)
         var queue: AudioQueueRef?
@@ -112,10 +112,64 @@ import Testing
         var size = UInt32(back.count)
         #expect(AudioQueueGetProperty(queue!, kAudioQueueProperty_ChannelAssignments, &back, &size) == kAudioQueueErr_InvalidProperty)
 
-        var input: AudioQueueRef?
-        let inputCallback: AudioQueueInputCallback = { _, _, _, _, _, _ in }
-        try #require(AudioQueueNewInput(&format, inputCallback, nil, nil, nil, 0, &input) == noErr)
-        defer { AudioQueueDispose(input!, true) }
-        #expect(Self.set(input!, [a(uid, 1), a(uid, 2)]) == kAudioQueueErr_InvalidQueueType)
+        // Set while stopped only.
+        var buffer: AudioQueueBufferRef?
+        try #require(AudioQueueAllocateBuffer(queue!, 44100 * 4, &buffer) == noErr)
+        buffer!.pointee.mAudioDataByteSize = 44100 * 4
+        try #require(AudioQueueEnqueueBuffer(queue!, buffer!, 0, nil) == noErr)
+        try #require(AudioQueueStart(queue!, nil) == noErr)
+        #expect(Self.set(queue!, [a(uid, 1), a(uid, 2)]) == kAudioQueueErr_InvalidRunState)
+        AudioQueueStop(queue!, true)
+    }
+
+    /// Filled buffers of a mono Int16 input queue, as Float.
+    final class Recording: @unchecked Sendable {
+        let lock = NSLock()
+        var samples: [Float] = []
+    }
+
+    static let recordCallback: AudioQueueInputCallback = { user, queue, buffer, _, _, _ in
+        let r = Unmanaged<Recording>.fromOpaque(user!).takeUnretainedValue()
+        let p = buffer.pointee.mAudioData.assumingMemoryBound(to: Int16.self)
+        let n = Int(buffer.pointee.mAudioDataByteSize) / 2
+        r.lock.lock()
+        r.samples += (0..<n).map { Float(p[$0]) / 32768 }
+        r.lock.unlock()
+        AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
+    }
+
+    /// A mono input queue assigned to the input device's channel 2 records that channel only: 660 Hz at 0.2 played
+    /// on the right of the "mic" sink, none of the 440 Hz on its left.
+    @Test func monoInputQueueRecordsTheRight() throws {
+        var format = Self.int16(channels: 1)
+        let recording = Recording()
+        var queue: AudioQueueRef?
+        try #require(AudioQueueNewInput(&format, Self.recordCallback, Unmanaged.passUnretained(recording).toOpaque(), nil, nil, 0, &queue) == noErr)
+        defer { AudioQueueDispose(queue!, true) }
+        let uid = try Self.defaultUID(queue!)
+        try #require(Self.set(queue!, [AudioQueueChannelAssignment(mDeviceUID: Unmanaged.passUnretained(uid), mChannelNumber: 2)]) == noErr)
+        for _ in 0..<3 {
+            var buffer: AudioQueueBufferRef?
+            try #require(AudioQueueAllocateBuffer(queue!, 8820, &buffer) == noErr)
+            try #require(AudioQueueEnqueueBuffer(queue!, buffer!, 0, nil) == noErr)
+        }
+        try #require(AudioQueueStart(queue!, nil) == noErr)
+        Thread.sleep(forTimeInterval: 0.3)
+        let frames = Int(2 * Self.rate)
+        var tone = [Float](repeating: 0, count: 2 * frames)
+        for i in 0..<frames {
+            tone[2 * i] = Float(0.3 * sin(2 * Double.pi * 440 * Double(i) / Self.rate))
+            tone[2 * i + 1] = Float(0.2 * sin(2 * Double.pi * 660 * Double(i) / Self.rate))
+        }
+        let player = try PulseTestServer.startPlaying(tone)
+        player.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.2)
+        AudioQueueStop(queue!, true)
+        recording.lock.lock(); defer { recording.lock.unlock() }
+        let heard = recording.samples
+        let start = try #require(ToneAnalysis.onset(heard, threshold: 0.05), "nothing recorded")
+        try #require(heard.count > start + 4410 + 44100, "recorded \(heard.count) frames, onset \(start)")
+        #expect(abs(Self.level(heard, at: start, frequency: 660) - 0.2) < 0.01)
+        #expect(Self.level(heard, at: start, frequency: 440) < 0.005)
     }
 }

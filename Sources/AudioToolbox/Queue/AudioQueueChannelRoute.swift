@@ -1,26 +1,30 @@
 import COCASupport
 import Foundation
 
-/// kAudioQueueProperty_ChannelAssignments on an output queue: which device channel each queue channel plays
-/// to. The queue renders into its own planar scratch and the route spreads it over the device's channels
-/// (the I/O unit then takes the device's channel count). Made when the property is set, while the queue is
-/// stopped; used on the device thread without allocation.
+/// kAudioQueueProperty_ChannelAssignments: which device channel each queue channel plays to (output) or records
+/// from (input). An output queue renders into the route's planar scratch (a buffer per queue channel) and the
+/// route spreads it over the device's channels; an input queue's I/O unit captures all the device's channels
+/// into the scratch (a buffer per device channel) and the route gathers the assigned ones. The I/O unit takes
+/// the device's channel count. Made when the property is set, while the queue is stopped; used on the device
+/// thread without allocation.
 final class AudioQueueChannelRoute {
-    /// Per queue channel, the device channel (0-based) it plays to.
+    /// Per queue channel, its device channel (0-based).
     let map: [Int]
     let deviceChannels: Int
-    /// Where the queue renders: as many planar buffers as the queue has channels.
+    /// The scratch as a buffer list: queue channels (output) or device channels (input).
     let list: UnsafeMutableAudioBufferListPointer
     private let samples: UnsafeMutablePointer<Float>
     private let capacity: Int
+    private let buffers: Int
 
-    init(map: [Int], deviceChannels: Int, maximumFrames: Int) {
+    init(map: [Int], deviceChannels: Int, input: Bool, maximumFrames: Int) {
         self.map = map
         self.deviceChannels = deviceChannels
         capacity = maximumFrames
-        samples = .allocate(capacity: map.count * maximumFrames)
-        samples.initialize(repeating: 0, count: map.count * maximumFrames)
-        list = AudioBufferList.allocate(maximumBuffers: map.count)
+        buffers = input ? deviceChannels : map.count
+        samples = .allocate(capacity: buffers * maximumFrames)
+        samples.initialize(repeating: 0, count: buffers * maximumFrames)
+        list = AudioBufferList.allocate(maximumBuffers: buffers)
     }
 
     deinit {
@@ -30,7 +34,7 @@ final class AudioQueueChannelRoute {
 
     /// Points the render list at the scratch for `frames` frames (at most the capacity).
     func prepare(frames: Int) {
-        for c in 0..<map.count {
+        for c in 0..<buffers {
             list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4), mData: UnsafeMutableRawPointer(samples + c * capacity))
         }
     }
@@ -44,6 +48,14 @@ final class AudioQueueChannelRoute {
             guard let dst = out[d].mData?.assumingMemoryBound(to: Float.self) else { continue }
             let src = samples + c * capacity
             for i in 0..<frames { dst[i] += src[i] }
+        }
+    }
+
+    /// Input: each queue channel's samples from its device channel in the scratch, into `out`.
+    func gather(into out: UnsafeMutableAudioBufferListPointer, frames: Int) {
+        for (c, d) in map.enumerated() where c < out.count {
+            guard let dst = out[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
+            dst.update(from: samples + d * capacity, count: frames)
         }
     }
 }

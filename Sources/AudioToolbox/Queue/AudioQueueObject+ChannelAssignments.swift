@@ -2,12 +2,12 @@ import Foundation
 
 /// kAudioQueueProperty_ChannelAssignments: a write-only array of AudioQueueChannelAssignment, one per queue channel.
 extension AudioQueueObject {
-    /// Checks and takes the assignments (the caller holds the lock): an output queue, stopped, one element per queue
+    /// Checks and takes the assignments (the caller holds the lock): stopped, one element per queue
     /// channel (kAudioQueueErr_InvalidPropertySize), each naming a device by a UID the HAL knows
     /// (kAudioQueueErr_InvalidDevice), all the same device, and a channel from 1 to the device's channel count
-    /// (kAudioQueueErr_InvalidPropertyValue). The queue then plays on that device, each channel on its own.
+    /// (kAudioQueueErr_InvalidPropertyValue). The queue then plays on (or records from) that device, each channel
+    /// on its own.
     func setChannelAssignments(_ raw: UnsafeRawBufferPointer) -> OSStatus {
-        guard direction == .output else { return kAudioQueueErr_InvalidQueueType }
         let stride = MemoryLayout<AudioQueueChannelAssignment>.stride
         guard raw.count == pcm.channels * stride, let base = raw.baseAddress else { return kAudioQueueErr_InvalidPropertySize }
         guard runState == .stopped else { return kAudioQueueErr_InvalidRunState }
@@ -26,10 +26,11 @@ extension AudioQueueObject {
             map.append(Int(channel) - 1)
         }
         guard let uid, let device = Self.device(forUID: uid) else { return kAudioQueueErr_InvalidDevice }
-        let deviceChannels = Int(HALDeviceQuery.streamFormat(device, input: false)?.mChannelsPerFrame ?? 0)
+        let deviceChannels = Int(HALDeviceQuery.streamFormat(device, input: direction == .input)?.mChannelsPerFrame ?? 0)
         guard map.allSatisfy({ $0 >= 0 && $0 < deviceChannels }) else { return kAudioQueueErr_InvalidPropertyValue }
         deviceUID = uid
-        channelRoute = AudioQueueChannelRoute(map: map, deviceChannels: deviceChannels, maximumFrames: Self.maximumFramesPerSlice)
+        channelRoute = AudioQueueChannelRoute(map: map, deviceChannels: deviceChannels, input: direction == .input,
+                                              maximumFrames: Self.maximumFramesPerSlice)
         // The I/O unit is made again for the device and its channel count.
         if let u = unit { AudioComponentInstanceDispose(u) }
         unit = nil

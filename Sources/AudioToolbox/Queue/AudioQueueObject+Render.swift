@@ -28,8 +28,16 @@ extension AudioQueueObject {
         guard let unit = q.ioUnit else { return noErr }
         let n = min(Int(frames), maximumFramesPerSlice)
         q.pointAtScratch(q.captureList, frames: n)
-        let status = AudioUnitRender(unit, flags, timeStamp, 1, UInt32(n), q.captureList.unsafeMutablePointer)
-        guard status == noErr else { return status }
+        if let route = q.channelRoute {
+            // ChannelAssignments: capture every device channel aside, then take each queue channel's own.
+            route.prepare(frames: n)
+            let status = AudioUnitRender(unit, flags, timeStamp, 1, UInt32(n), route.list.unsafeMutablePointer)
+            guard status == noErr else { return status }
+            route.gather(into: q.captureList, frames: n)
+        } else {
+            let status = AudioUnitRender(unit, flags, timeStamp, 1, UInt32(n), q.captureList.unsafeMutablePointer)
+            guard status == noErr else { return status }
+        }
         q.renderingInline = false
         let recorded = q.tap.map { q.tapInput($0, frames: n, hostTime: timeStamp.pointee.mHostTime) } ?? n
         q.record(frames: recorded, hostTime: timeStamp.pointee.mHostTime)
