@@ -71,7 +71,12 @@ import Testing
         try renderAllocatesNothing(tap: flags)
     }
 
-    func renderAllocatesNothing(tap flags: AudioQueueProcessingTapFlags?) throws {
+    /// The same with ChannelAssignments (the queue's mono audio routed to the device's right channel).
+    @Test(.timeLimit(.minutes(1))) func outputQueueWithChannelAssignmentsAllocatesNothing() throws {
+        try renderAllocatesNothing(tap: nil, assigned: true)
+    }
+
+    func renderAllocatesNothing(tap flags: AudioQueueProcessingTapFlags?, assigned: Bool = false) throws {
         var format = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatLinearPCM,
                                                  mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
                                                  mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2,
@@ -84,6 +89,15 @@ import Testing
         var on: UInt32 = 1
         try #require(AudioQueueSetProperty(queue!, kAudioQueueProperty_EnableLevelMetering, &on, 4) == noErr)
         try #require(AudioQueueSetParameter(queue!, kAudioQueueParam_Volume, 0.7) == noErr)
+        if assigned {
+            var uid: Unmanaged<CFString>?
+            var size = UInt32(MemoryLayout<Unmanaged<CFString>?>.size)
+            try #require(AudioQueueGetProperty(queue!, kAudioQueueProperty_CurrentDevice, &uid, &size) == noErr)
+            let name = try #require(uid).takeRetainedValue()
+            var assignment = AudioQueueChannelAssignment(mDeviceUID: Unmanaged.passUnretained(name), mChannelNumber: 2)
+            try #require(AudioQueueSetProperty(queue!, kAudioQueueProperty_ChannelAssignments, &assignment,
+                                               UInt32(MemoryLayout<AudioQueueChannelAssignment>.stride)) == noErr)
+        }
         let tapScratch = UnsafeMutablePointer<Int>.allocate(capacity: 2)
         tapScratch.initialize(repeating: 0, count: 2)
         defer { tapScratch.deallocate() }

@@ -10,25 +10,32 @@ import Foundation
 final class AudioQueueChannelRoute {
     /// Per queue channel, its device channel (0-based).
     let map: [Int]
+    /// The same as raw memory, which the device thread reads (no array machinery there).
+    private let table: UnsafeMutablePointer<Int>
     let deviceChannels: Int
     /// The scratch as a buffer list: queue channels (output) or device channels (input).
     let list: UnsafeMutableAudioBufferListPointer
     private let samples: UnsafeMutablePointer<Float>
     private let capacity: Int
     private let buffers: Int
+    private let channelsOfQueue: Int
 
     init(map: [Int], deviceChannels: Int, input: Bool, maximumFrames: Int) {
         self.map = map
         self.deviceChannels = deviceChannels
         capacity = maximumFrames
+        channelsOfQueue = map.count
         buffers = input ? deviceChannels : map.count
         samples = .allocate(capacity: buffers * maximumFrames)
         samples.initialize(repeating: 0, count: buffers * maximumFrames)
         list = AudioBufferList.allocate(maximumBuffers: buffers)
+        table = .allocate(capacity: map.count)
+        table.initialize(from: map, count: map.count)
     }
 
     deinit {
         samples.deallocate()
+        table.deallocate()
         free(list.unsafeMutablePointer)
     }
 
@@ -44,8 +51,9 @@ final class AudioQueueChannelRoute {
         for b in 0..<out.count {
             if let p = out[b].mData { oca_memzero(p, UInt(frames) * 4) }
         }
-        for (c, d) in map.enumerated() where d < out.count {
-            guard let dst = out[d].mData?.assumingMemoryBound(to: Float.self) else { continue }
+        for c in 0..<channelsOfQueue {
+            let d = table[c]
+            guard d < out.count, let dst = out[d].mData?.assumingMemoryBound(to: Float.self) else { continue }
             let src = samples + c * capacity
             for i in 0..<frames { dst[i] += src[i] }
         }
@@ -53,9 +61,9 @@ final class AudioQueueChannelRoute {
 
     /// Input: each queue channel's samples from its device channel in the scratch, into `out`.
     func gather(into out: UnsafeMutableAudioBufferListPointer, frames: Int) {
-        for (c, d) in map.enumerated() where c < out.count {
+        for c in 0..<min(channelsOfQueue, out.count) {
             guard let dst = out[c].mData?.assumingMemoryBound(to: Float.self) else { continue }
-            dst.update(from: samples + d * capacity, count: frames)
+            dst.update(from: samples + table[c] * capacity, count: frames)
         }
     }
 }
