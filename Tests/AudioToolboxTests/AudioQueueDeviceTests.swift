@@ -61,7 +61,8 @@ import Testing
 
     /// Plays a file the way the book's chapter 5 does: three half-second buffers primed by calling the
     /// callback by hand, CFRunLoopRunInMode(default, 0.25) until done, then two more seconds.
-    func playLikeTheBook(_ url: URL, volume: Float? = nil, onRunLoop: Bool = false, blockSeconds: Double = 0)
+    func playLikeTheBook(_ url: URL, volume: Float? = nil, onRunLoop: Bool = false, blockSeconds: Double = 0,
+                         tap: AudioQueueProcessingTapFlags? = nil)
         throws -> (heard: [Float], player: MyPlayer, times: [Double]) {
         let player = MyPlayer()
         player.blockSeconds = blockSeconds
@@ -77,6 +78,12 @@ import Testing
         let bufferByteSize = UInt32(0.5 * dataFormat.mSampleRate) * dataFormat.mBytesPerPacket
         player.numPacketsToRead = bufferByteSize / dataFormat.mBytesPerPacket
         if let volume { try #require(AudioQueueSetParameter(queue!, kAudioQueueParam_Volume, volume) == noErr) }
+        if let tap {
+            var maxFrames: UInt32 = 0
+            var processing = AudioStreamBasicDescription()
+            var made: AudioQueueProcessingTapRef?
+            try #require(AudioQueueProcessingTapNew(queue!, Self.halvingOutputTap, nil, tap, &maxFrames, &processing, &made) == noErr)
+        }
         var buffers = [AudioQueueBufferRef?](repeating: nil, count: 3)
         let saved = player.blockSeconds
         player.blockSeconds = 0
@@ -127,6 +134,32 @@ import Testing
         #expect(abs(heardFrames - 3 * 44100) < 2205, "heard \(heardFrames) frames")
         #expect(times.count >= 8 && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "\(times)")
         #expect((times.last ?? 0) > 2 * 44100)
+    }
+
+    /// A tap that pulls its source and halves it: propagates EndOfStream so that Stop(false) ends.
+    static let halvingOutputTap: AudioQueueProcessingTapCallback = { _, tap, frames, timeStamp, flags, outFrames, ioData in
+        var got: UInt32 = 0
+        var sourceFlags = AudioQueueProcessingTapFlags()
+        guard AudioQueueProcessingTapGetSourceAudio(tap, frames, timeStamp, &sourceFlags, &got, ioData) == noErr else { return }
+        for b in UnsafeMutableAudioBufferListPointer(ioData) {
+            let p = b.mData!.assumingMemoryBound(to: Float.self)
+            for i in 0..<Int(got) { p[i] *= 0.5 }
+        }
+        if sourceFlags.contains(.endOfStream) { flags.pointee.insert(.endOfStream) }
+        outFrames.pointee = got
+    }
+
+    /// A processing tap on the device path, before or after the effects, that halves what it pulls: the sink
+    /// hears half the amplitude, without a gap.
+    @Test(arguments: [AudioQueueProcessingTapFlags.preEffects, .postEffects])
+    func tapHalvesWhatTheSinkHears(flags: AudioQueueProcessingTapFlags) throws {
+        let url = try Self.makeToneFile(seconds: 1.5)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (heard, player, _) = try playLikeTheBook(url, tap: flags)
+        #expect(player.framesEnqueued == Int(1.5 * 44100))
+        let (amplitude, gap, _) = try analyse(heard, length: 44100)
+        #expect(abs(amplitude - 0.25) < 0.005, "amplitude \(amplitude)")
+        #expect(gap < 8)
     }
 
     /// Volume 0.5 halves the amplitude heard.
