@@ -3,7 +3,8 @@ import Foundation
 
 // Audio Queue Services (AudioQueue.h) with Apple's Swift signatures. Linear PCM queues play, record
 // and render offline; output queues also play any format a codec decodes (packets decoded as they are
-// enqueued). Compressed input (encoding while recording) answers kAudioFormatUnsupportedDataFormatError.
+// enqueued), input queues record any format a codec encodes. Processing taps run on the device thread
+// (AudioQueueObject+Tap); ChannelAssignments routes queue channels to device channels (AudioQueueChannelRoute).
 // Threading: see AudioQueueObject.
 
 /// The block an output queue created with a dispatch queue calls for each finished buffer.
