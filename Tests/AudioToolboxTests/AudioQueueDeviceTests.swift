@@ -162,6 +162,30 @@ import Testing
         #expect(gap < 8)
     }
 
+    /// A running queue keeps its tap (AudioQueueProcessingTapDispose answers kAudioQueueErr_InvalidRunState, as Apple's
+    /// documentation asks for a stopped queue); disposing the queue while the device plays through the tap takes the
+    /// tap with it, safely.
+    @Test func disposingARunningQueueWithATap() throws {
+        var format = Self.int16(channels: 2)
+        var queue: AudioQueueRef?
+        let ignore: AudioQueueOutputCallback = { _, _, _ in }
+        try #require(AudioQueueNewOutput(&format, ignore, nil, nil, nil, 0, &queue) == noErr)
+        var maxFrames: UInt32 = 0
+        var processing = AudioStreamBasicDescription()
+        var tap: AudioQueueProcessingTapRef?
+        try #require(AudioQueueProcessingTapNew(queue!, Self.halvingOutputTap, nil, .preEffects, &maxFrames, &processing, &tap) == noErr)
+        var buffer: AudioQueueBufferRef?
+        let bytes = UInt32(Self.rate) * 4
+        try #require(AudioQueueAllocateBuffer(queue!, bytes, &buffer) == noErr)
+        buffer!.pointee.mAudioDataByteSize = bytes
+        try #require(AudioQueueEnqueueBuffer(queue!, buffer!, 0, nil) == noErr)
+        try #require(AudioQueueStart(queue!, nil) == noErr)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(AudioQueueProcessingTapDispose(tap!) == kAudioQueueErr_InvalidRunState)
+        #expect(AudioQueueDispose(queue!, true) == noErr)
+        #expect(AudioQueueProcessingTapDispose(tap!) == kAudioQueueErr_InvalidTapContext)
+    }
+
     /// Volume 0.5 halves the amplitude heard.
     @Test func volumeHalvesTheAmplitude() throws {
         let url = try Self.makeToneFile(seconds: 1.5)
