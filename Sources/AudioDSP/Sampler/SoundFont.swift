@@ -39,7 +39,7 @@ public final class SoundFont: @unchecked Sendable {
     let generatorValues: [Float]
     let modulators: [SoundFontModulator]
 
-    /// Reads and parses the SoundFont at `path`.
+    /// Reads and parses the SoundFont 2 or DLS bank at `path`.
     public convenience init(contentsOf path: String) throws(SoundFontError) {
         guard let file = fopen(path, "rb") else { throw .unreadableFile(path: path, errno: errno) }
         defer { fclose(file) }
@@ -55,10 +55,14 @@ public final class SoundFont: @unchecked Sendable {
         try self.init(bytes: bytes)
     }
 
-    /// Parses a SoundFont held in memory.
+    /// Parses a bank held in memory: a SoundFont 2 ('sfbk') or a DLS Level 1/2 bank ('DLS ', see `DLSParser`).
     public init(bytes: [UInt8]) throws(SoundFontError) {
         let result = bytes.withUnsafeBytes { raw -> Result<Parsed, SoundFontError> in
-            do throws(SoundFontError) { return .success(try Parser(raw).parse()) } catch { return .failure(error) }
+            do throws(SoundFontError) {
+                // The form type decides: 'DLS ' is a Downloadable Sounds bank, read into the same tables.
+                if raw.count >= 12 && Parser(raw).fourCC(8) == "DLS " { return .success(try DLSParser(raw).parse()) }
+                return .success(try Parser(raw).parse())
+            } catch { return .failure(error) }
         }
         var parsed = try result.get()
         name = parsed.name

@@ -3,7 +3,7 @@
 public enum SoundFontError: Error, Equatable, Sendable {
     /// The file could not be opened or read (the path and the C library's errno).
     case unreadableFile(path: String, errno: Int32)
-    /// The bytes are not a RIFF file of form type 'sfbk'.
+    /// The bytes are not a RIFF file of form type 'sfbk' (SoundFont 2) or 'DLS ' (Downloadable Sounds).
     case notSoundFont
     /// A chunk's declared size runs past its parent chunk or the end of the data.
     case truncatedChunk(String)
