@@ -2,7 +2,7 @@ import AudioDSP
 
 /// The General MIDI synthesizers: DLSSynth (`'aumu' 'dls ' 'appl'`, macOS) and AUMIDISynth (`'aumu' 'msyn'
 /// 'appl'`, iOS), multi-timbral on 16 channels with channel 10 playing the percussion bank, as the book's
-/// chapter 11 uses DLSSynth. They play a General MIDI SoundFont: kMusicDeviceProperty_SoundBankURL's, else
+/// chapter 11 uses DLSSynth. They play a General MIDI SoundFont or DLS bank: kMusicDeviceProperty_SoundBankURL's, else
 /// the installed default (`SoundBankCache.defaultBankPath`: Debian's default-GM.sf2); with no bank at all,
 /// AudioUnitInitialize answers kAudioUnitErr_InvalidFile. Parameters (global): tuning -1200...1200 cents,
 /// volume -120...40 dB, reverb volume (kept, not rendered: the engine has no reverb).

@@ -2,7 +2,8 @@ import AudioDSP
 
 /// AUSampler (`'aumu' 'samp' 'appl'`): one instrument on every MIDI channel. Before anything is loaded it plays
 /// Apple's default, a sine ("Sine 440 built-in"). kAUSamplerProperty_LoadInstrument loads a preset of a SoundFont
-/// bank (DLS banks are refused with kAudioUnitErr_InvalidFile: no DLS reader yet), an .aupreset, or one audio file;
+/// or DLS bank (kInstrumentType_SF2Preset and kInstrumentType_DLSPreset are one value: the file's RIFF form type
+/// decides), an .aupreset, or one audio file;
 /// kAUSamplerProperty_LoadAudioFiles makes an instrument of several files; an .aupreset's dictionary set as
 /// ClassInfo loads its zones (the book's chapter 12). Program changes select presets of the loaded bank, as on
 /// Apple's. Parameters (global): gain -90...12 dB, coarse tuning -24...24 semitones, fine tuning -99...99 cents,

@@ -1,6 +1,6 @@
 import AudioDSP
 
-/// Parsed SoundFont banks shared by every instrument unit in the process, keyed by path, held weakly so a bank
+/// Parsed SoundFont and DLS banks shared by every instrument unit in the process, keyed by path, held weakly so a bank
 /// lives as long as a unit plays it: two AUSamplers on the same General MIDI bank parse it once. The default
 /// bank of the General MIDI units (DLSSynth, AUMIDISynth) is the `OCA_DEFAULT_SOUNDBANK` environment variable's
 /// file, else Debian's /usr/share/sounds/sf2/default-GM.sf2 (fluid-soundfont-gm or timgm6mb-soundfont), else
