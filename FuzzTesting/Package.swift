@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // libFuzzer targets for the parsers of hostile input: one per container (MP3 with its ID3 tags, native FLAC, MP4/M4A), AudioFileStream, ExtAudioFile
-// reading with a client format (converter and resampler), afinfo's report, the RTP-MIDI packet parser, the SoundFont parser and Standard MIDI Files (MusicSequenceFileLoadData).
+// reading with a client format (converter and resampler), afinfo's report, the RTP-MIDI packet parser, the SoundFont and DLS parsers and Standard MIDI Files (MusicSequenceFileLoadData).
 // Run: FuzzTesting/run.sh [seconds-per-target]
 import PackageDescription
 
@@ -23,6 +23,8 @@ let package = Package(
         // RTP-MIDI / AppleMIDI packets (network MIDI); seeds in Corpus/rtpmidi.
         // SoundFont 2 banks (the sampler's parser and engine); seeds in Corpus/soundfont.
         .executableTarget(name: "FuzzSoundFont", dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")], swiftSettings: fuzzer),
+        // DLS Level 1/2 banks (the same parser entry, form type 'DLS '); seeds in Corpus/dls.
+        .executableTarget(name: "FuzzDLS", dependencies: [.product(name: "AudioDSP", package: "OpenCoreAudio")], swiftSettings: fuzzer),
         .executableTarget(name: "FuzzRTPMIDI", dependencies: [.product(name: "CoreMIDI", package: "OpenCoreAudio")], swiftSettings: fuzzer),
         .executableTarget(name: "FuzzMIDIBytes", dependencies: [.product(name: "CoreMIDI", package: "OpenCoreAudio")], swiftSettings: fuzzer),
         .executableTarget(name: "FuzzMIDIFile", dependencies: exercises, swiftSettings: fuzzer),

@@ -5,6 +5,7 @@
 # RTP-MIDI/AppleMIDI packet parser (FuzzRTPMIDI, whose corpus is Corpus/rtpmidi: seeds and regressions alike).
 # Core MIDI's MIDI 1.0 byte parser with UMP conversion (FuzzMIDIBytes) has its own corpus in FuzzTesting/MIDICorpus.
 # Standard MIDI Files (FuzzMIDIFile, MusicSequenceFileLoadData) start from the .mid files kept in Corpus/regressions.
+# SoundFont 2 and DLS banks (FuzzSoundFont, FuzzDLS) keep their corpora in Corpus/soundfont and Corpus/dls.
 # Usage: FuzzTesting/run.sh [seconds-per-target] [target...]
 # Each target starts from the kept corpus (FuzzTesting/Corpus: regression inputs and a minimised corpus)
 # plus seeds generated with sox. Crashes are written to FuzzTesting/crashes/ and fail the run; a crash's
@@ -15,7 +16,7 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzMIDIBytes FuzzMIDIFile)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzDLS FuzzMIDIBytes FuzzMIDIFile)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
 seeds=$(mktemp -d)
@@ -40,6 +41,7 @@ for target in "${targets[@]}"; do
     # Byte streams, not files: the MIDI target has seeds and a minimised corpus of its own and no chunk dictionary.
     elif [ "$target" = FuzzMIDIBytes ]; then kept=MIDICorpus/minimized dict=(); cp MIDICorpus/seeds/* "$work"/
     elif [ "$target" = FuzzSoundFont ]; then kept=Corpus/soundfont; python3 make-soundfont-seed.py "$work/seed-generated.sf2"
+    elif [ "$target" = FuzzDLS ]; then kept=Corpus/dls; python3 make-dls-seed.py "$work/seed-generated.dls"
     else cp "$seeds"/* Corpus/regressions/* "$work"/ 2>/dev/null || true; fi
     cp "$kept"/* "$work"/ 2>/dev/null || true
     # libFuzzer separates its status fields with tabs or spaces: match either.

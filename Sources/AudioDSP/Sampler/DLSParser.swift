@@ -160,11 +160,13 @@ struct DLSParser {
         let instrumentIndex = out.instrumentZoneSets.count
         out.instrumentNames.append(name)
         var set = SoundFontZoneSet(global: -1, first: out.instrumentZones.count, count: 0)
+        // Translated once: every region without articulation of its own shares it (the work stays linear in the file).
+        let shared = DLSArticulation(try connections(articulation))
         if let regions {
             for (id, chunk) in try riff.chunks(regions.offset, regions.offset + regions.size, in: "lrgn") where id == "LIST" && chunk.size >= 4 {
                 let kind = riff.fourCC(chunk.offset)
                 guard kind == "rgn " || kind == "rgn2" else { continue }
-                try region(SoundFont.Chunk(offset: chunk.offset + 4, size: chunk.size - 4), instrumentArticulation: articulation,
+                try region(SoundFont.Chunk(offset: chunk.offset + 4, size: chunk.size - 4), instrumentArticulation: shared,
                            waves: waves, cues: cues, into: &out)
             }
         }
@@ -203,7 +205,7 @@ struct DLSParser {
 
     /// One region: 'rgnh' ranges and key group, optional 'wsmp', 'wlnk' and articulation, appended as a sample
     /// header and an instrument zone. A region whose wave is missing or unusable is dropped, as SoundFont zones are.
-    func region(_ list: SoundFont.Chunk, instrumentArticulation: [SoundFont.Chunk], waves: [Wave], cues: [Int],
+    func region(_ list: SoundFont.Chunk, instrumentArticulation: DLSArticulation, waves: [Wave], cues: [Int],
                 into out: inout SoundFont.Parsed) throws(SoundFontError) {
         var header: SoundFont.Chunk?, link: SoundFont.Chunk?, info: SampleInfo?, articulation: [SoundFont.Chunk] = []
         for (id, chunk) in try riff.chunks(list.offset, list.offset + list.size, in: "rgn ") {
@@ -237,9 +239,8 @@ struct DLSParser {
         if zone.keyHigh < zone.keyLow || zone.velocityHigh < zone.velocityLow { return }
         let keyGroup = riff.u16(header.offset + 10)
 
-        // The region's articulation replaces the instrument's (DLS Level 2, section 2.x "lar2").
-        let blocks = try connections(articulation.isEmpty ? instrumentArticulation : articulation)
-        var voice = DLSArticulation(blocks)
+        // The region's articulation, when it has one, replaces the instrument's (DLS Level 2's region-level 'lar2').
+        var voice = articulation.isEmpty ? instrumentArticulation : DLSArticulation(try connections(articulation))
         if sample.gain != 0 { voice.attenuate(by: -sample.gain) }
         if keyGroup != 0 { voice.set(SoundFontGenerator.exclusiveClass, Double(keyGroup)) }
         // A forward loop plays while the key is down and on through the release (SoundFont mode 1); a Level 2
