@@ -117,6 +117,7 @@ import Testing
         for v in [96, 64, 32, 16] {
             let measured = S.dB(Self.level(engine, key: 69, velocity: UInt8(v)) / full)
             let expected = 20 * log10(Double(v * v) / Double(127 * 127))
+            print("DLS velocity \(v): \(String(format: "%.2f", measured)) dB, DLS's curve \(String(format: "%.2f", expected)) dB")
             #expect(abs(measured - expected) < 0.3, "velocity \(v): \(measured) dB, DLS says \(expected) dB")
         }
         // A bank's own KeyOnVelocity-to-gain block (scale 0 here) replaces the default: every velocity is as loud.
