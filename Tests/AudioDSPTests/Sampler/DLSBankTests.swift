@@ -138,6 +138,73 @@ import Testing
         #expect(abs(melodic - 440 * pow(2, -31.0 / 12)) < 1, "melodic key 38: \(melodic) Hz")
     }
 
+    /// Program 2 of `bank()` plus: EG1 attack 0.1 s, decay 0.4 s, sustain 75 %; and program 3: the LFO at 5 Hz with
+    /// no delay, 100 cents to pitch.
+    static func articulatedBank() -> B {
+        var bank = bank()
+        bank.instruments.append(.init(name: "Shaped", program: 2, regions: [.init(wave: 0)], connections: [
+            .init(source: 0, destination: 0x0206, scale: B.timecents(0.1)),
+            .init(source: 0, destination: 0x0207, scale: B.timecents(0.4)),
+            .init(source: 0, destination: 0x020A, scale: 750 * 65536),
+        ]))
+        bank.instruments.append(.init(name: "Vibrato", program: 3, regions: [.init(wave: 0)], connections: [
+            .init(source: 0, destination: 0x0104, scale: Int32((1200 * log2(5 / 8.175798915643707) * 65536).rounded())),
+            .init(source: 0, destination: 0x0105, scale: Int32.min),
+            .init(source: 1, destination: 3, scale: 100 * 65536),
+        ]))
+        return bank
+    }
+
+    @Test func articulationShapesTheEnvelopeAndTheLFO() throws {
+        let engine = try Self.engine(Self.articulatedBank())
+        let reference = Self.level(engine, key: 69, velocity: 127)
+        engine.handle(status: 0xC0, data1: 2, data2: 0)
+        engine.handle(status: 0x90, data1: 69, data2: 127)
+        let x = S.mono(S.render(engine, frames: Int(0.8 * S.rate)))
+        engine.handle(status: 0x80, data1: 69, data2: 0)
+        _ = S.render(engine, frames: Int(1.0 * S.rate))
+        // The attack rises linearly in amplitude: half way (-6.02 dB) at 0.05 s. The decay falls 96 dB per 0.4 s
+        // and stops at the sustain level, 75 % of the dB range: -24 dB, reached after 0.1 + 0.1 s.
+        let attack = S.dB(S.rms(x[Int(0.045 * S.rate) ..< Int(0.055 * S.rate)]) / reference)
+        let sustain = S.dB(S.rms(x[Int(0.4 * S.rate) ..< Int(0.7 * S.rate)]) / reference)
+        print("DLS articulation: \(attack) dB half way through the attack, sustain \(sustain) dB")
+        #expect(abs(attack + 6.02) < 1, "attack half way: \(attack) dB")
+        #expect(abs(sustain + 24) < 0.5, "EG1 sustain 75 %: \(sustain) dB")
+
+        // The LFO swings the pitch ±100 cents at 5 Hz: 415.3...466.2 Hz, measured period by period.
+        engine.handle(status: 0xC0, data1: 3, data2: 0)
+        engine.handle(status: 0x90, data1: 69, data2: 100)
+        let v = S.mono(S.render(engine, frames: Int(1.0 * S.rate)))
+        var crossings: [Double] = []
+        for k in 1 ..< v.count where v[k - 1] < 0 && v[k] >= 0 {
+            crossings.append(Double(k - 1) + Double(-v[k - 1] / (v[k] - v[k - 1])))
+        }
+        let frequencies = zip(crossings.dropFirst(), crossings).map { S.rate / ($0 - $1) }
+        let high = frequencies.max() ?? 0, low = frequencies.min() ?? 0
+        // The pitch rises through 440 Hz once per LFO period (at 0.2, 0.4, 0.6, 0.8 s after starting there at 0 s).
+        var rising: [Double] = []
+        for k in 1 ..< frequencies.count where frequencies[k - 1] < 440 && frequencies[k] >= 440 { rising.append(crossings[k] / S.rate) }
+        let rate = rising.count > 1 ? Double(rising.count - 1) / (rising.last! - rising.first!) : 0
+        print("DLS LFO: \(low)...\(high) Hz at \(rate) Hz")
+        #expect(abs(high - 440 * pow(2, 100.0 / 1200)) < 3 && abs(low - 440 * pow(2, -100.0 / 1200)) < 3, "vibrato \(low)...\(high) Hz")
+        #expect(abs(rate - 5) < 0.05, "LFO rate \(rate) Hz")
+    }
+
+    @Test func manyRegionsSharingBigArticulationParseInLinearTime() throws {
+        // 4000 regions without articulation of their own under an instrument 'art1' of 4000 blocks: translated once
+        // per instrument, not once per region (16 million block translations otherwise).
+        let blocks = (0 ..< 4000).map { B.Connection(source: 0, destination: 0x0209, scale: Int32($0) * 65536) }
+        let regions = (0 ..< 4000).map { B.Region(keys: ($0 % 128)...($0 % 128), wave: 0) }
+        let bytes = B(instruments: [.init(name: "Big", regions: regions, connections: blocks)], waves: [Self.sine440]).bytes()
+        let start = Date()
+        let font = try SoundFont(bytes: bytes)
+        let seconds = Date().timeIntervalSince(start)
+        print("DLS: \(bytes.count) bytes, 4000 regions x 4000 shared blocks parsed in \(seconds) s")
+        #expect(font.regions(presetIndex: 0, key: 5, velocity: 100).count == 32)
+        #expect(font.regions(presetIndex: 0, key: 5, velocity: 100).first?.generators[38] == 3999, "the last block wins")
+        #expect(seconds < 2)
+    }
+
     @Test func malformedBanksThrow() throws {
         let good = Self.bank().bytes()
         _ = try SoundFont(bytes: good)
