@@ -4,7 +4,7 @@ import Testing
 
 /// DLS banks through the units: AUSampler's kAUSamplerProperty_LoadInstrument with kInstrumentType_DLSPreset
 /// (the file's form type, not the instrument type, tells DLS from SoundFont: both names have the value 1), and
-/// DLSSynth's kMusicDeviceProperty_SoundBankURL; a malformed .dls answers kAudioUnitErr_InvalidFile as a malformed
+/// DLSSynth's and AUMIDISynth's kMusicDeviceProperty_SoundBankURL; a malformed .dls answers kAudioUnitErr_InvalidFile as a malformed
 /// SoundFont does.
 @Suite struct AUSamplerDLSTests {
     typealias T = AUSamplerTests
@@ -97,10 +97,11 @@ import Testing
         #expect(T.rms(x[4410..<22050]) > 0.01)
     }
 
-    @Test func dlsSynthTakesADLSSoundBank() throws {
-        let path = try Self.write(Self.bank(), "dlssynth")
+    @Test(arguments: [kAudioUnitSubType_DLSSynth, kAudioUnitSubType_MIDISynth])
+    func generalMIDISynthsTakeADLSSoundBank(_ subType: OSType) throws {
+        let path = try Self.write(Self.bank(), "gmsynth-\(subType)")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let unit = try TestSupport.newUnit(T.description(kAudioUnitSubType_DLSSynth))
+        let unit = try TestSupport.newUnit(T.description(subType))
         defer { AudioComponentInstanceDispose(unit) }
         var url: Unmanaged<CFURL>? = Unmanaged.passRetained(NSURL(fileURLWithPath: path))
         #expect(AudioUnitSetProperty(unit, kMusicDeviceProperty_SoundBankURL, kAudioUnitScope_Global, 0, &url,
