@@ -18,8 +18,12 @@ struct DLSParser {
     /// Bank flag of 'insh': the instrument is a drum kit (SoundFont bank 128).
     static let drumFlag = 0x8000_0000
 
-    /// One 'wave' of the pool once decoded: where its points are in the sample data, its rate and own 'wsmp'.
-    struct Wave { var start: Int; var count: Int; var rate: Int; var sampleInfo: SampleInfo? }
+    /// One 'wave' of the pool once decoded: where its points are in the sample data (channel c's `count` points
+    /// start at `start + c * count`), its rate and own 'wsmp'.
+    struct Wave { var start: Int; var count: Int; var channels: Int; var rate: Int; var sampleInfo: SampleInfo? }
+
+    /// 'wlnk' channel bits (DLS Level 2 WAVELINK_CHANNEL_LEFT / _RIGHT).
+    static let leftChannel = 1, rightChannel = 2
 
     /// A 'wsmp' chunk: unity note, fine tune (cents), gain (centibels) and the first loop, if any.
     struct SampleInfo {
@@ -61,7 +65,7 @@ struct DLSParser {
         where id == "LIST" && chunk.size >= 4 && riff.fourCC(chunk.offset) == "wave" {
             let wave = try decodeWave(SoundFont.Chunk(offset: chunk.offset + 4, size: chunk.size - 4), into: &out.sampleData)
             waveAtOffset[chunk.offset - 8 - (wvpl.offset)] = waves.count
-            waves.append(wave ?? Wave(start: 0, count: 0, rate: 0, sampleInfo: nil))
+            waves.append(wave ?? Wave(start: 0, count: 0, channels: 1, rate: 0, sampleInfo: nil))
         }
         // The pool table maps a region's table index to a wave; without one, the index is the wave's ordinal.
         var cues: [Int] = []
@@ -89,7 +93,7 @@ struct DLSParser {
         return ""
     }
 
-    /// Decodes a wave's 'fmt ' and 'data' (PCM, 8-bit unsigned or 16-bit signed; of several channels the first)
+    /// Decodes a wave's 'fmt ' and 'data' (PCM, 8-bit unsigned or 16-bit signed, each channel a run of its own)
     /// into `data`; nil (an unusable wave, whose regions are dropped) for other formats or a wave without data.
     func decodeWave(_ list: SoundFont.Chunk, into data: inout [Float]) throws(SoundFontError) -> Wave? {
         var format: SoundFont.Chunk?, body: SoundFont.Chunk?, info: SampleInfo?
@@ -109,13 +113,16 @@ struct DLSParser {
         let count = body.size / frameBytes
         guard count >= 1 else { return nil }
         let start = data.count
-        data.reserveCapacity(start + count)
-        if bits == 8 {
-            for k in 0 ..< count { data.append(Float(riff.u8(body.offset + k * frameBytes) - 128) * (1 / 128)) }
-        } else {
-            for k in 0 ..< count { data.append(Float(riff.i16(body.offset + k * frameBytes)) * (1 / 32768)) }
+        data.reserveCapacity(start + count * channels)  // at most one Float per byte of 'data'
+        for c in 0 ..< channels {
+            let first = body.offset + c * bits / 8
+            if bits == 8 {
+                for k in 0 ..< count { data.append(Float(riff.u8(first + k * frameBytes) - 128) * (1 / 128)) }
+            } else {
+                for k in 0 ..< count { data.append(Float(riff.i16(first + k * frameBytes)) * (1 / 32768)) }
+            }
         }
-        return Wave(start: start, count: count, rate: rate, sampleInfo: info)
+        return Wave(start: start, count: count, channels: channels, rate: rate, sampleInfo: info)
     }
 
     /// A 'wsmp' chunk: header size (at least 20), unity note, fine tune, gain, options, loop count and the loops
@@ -163,11 +170,17 @@ struct DLSParser {
         // Translated once: every region without articulation of its own shares it (the work stays linear in the file).
         let shared = DLSArticulation(try connections(articulation))
         if let regions {
+            var lists: [SoundFont.Chunk] = []
             for (id, chunk) in try riff.chunks(regions.offset, regions.offset + regions.size, in: "lrgn") where id == "LIST" && chunk.size >= 4 {
                 let kind = riff.fourCC(chunk.offset)
-                guard kind == "rgn " || kind == "rgn2" else { continue }
-                try region(SoundFont.Chunk(offset: chunk.offset + 4, size: chunk.size - 4), instrumentArticulation: shared,
-                           waves: waves, cues: cues, into: &out)
+                if kind == "rgn " || kind == "rgn2" { lists.append(SoundFont.Chunk(offset: chunk.offset + 4, size: chunk.size - 4)) }
+            }
+            // A Level 2 stereo instrument links regions to the right channel: its left and right regions are panned
+            // hard to their sides (a mono instrument's regions name the left channel, and stay centred).
+            var stereo = false
+            for list in lists where try waveLinkChannel(list) == DLSParser.rightChannel { stereo = true; break }
+            for list in lists {
+                try region(list, instrumentArticulation: shared, stereo: stereo, waves: waves, cues: cues, into: &out)
             }
         }
         set.count = out.instrumentZones.count - set.first
@@ -179,6 +192,14 @@ struct DLSParser {
         presetZone.modulatorStart = out.modulators.count
         presetZone.link = instrumentIndex
         out.presetZones.append(presetZone)
+    }
+
+    /// The 'wlnk' channel bits of a region, 0 without a usable 'wlnk'.
+    func waveLinkChannel(_ list: SoundFont.Chunk) throws(SoundFontError) -> Int {
+        for (id, chunk) in try riff.chunks(list.offset, list.offset + list.size, in: "rgn ") where id == "wlnk" && chunk.size >= 12 {
+            return riff.u32(chunk.offset + 4)
+        }
+        return 0
     }
 
     /// The 'art1'/'art2' chunks of a LIST 'lart'/'lar2'.
@@ -205,7 +226,7 @@ struct DLSParser {
 
     /// One region: 'rgnh' ranges and key group, optional 'wsmp', 'wlnk' and articulation, appended as a sample
     /// header and an instrument zone. A region whose wave is missing or unusable is dropped, as SoundFont zones are.
-    func region(_ list: SoundFont.Chunk, instrumentArticulation: DLSArticulation, waves: [Wave], cues: [Int],
+    func region(_ list: SoundFont.Chunk, instrumentArticulation: DLSArticulation, stereo: Bool, waves: [Wave], cues: [Int],
                 into out: inout SoundFont.Parsed) throws(SoundFontError) {
         var header: SoundFont.Chunk?, link: SoundFont.Chunk?, info: SampleInfo?, articulation: [SoundFont.Chunk] = []
         for (id, chunk) in try riff.chunks(list.offset, list.offset + list.size, in: "rgn ") {
@@ -223,7 +244,7 @@ struct DLSParser {
         }
         guard let header, header.size >= 12 else { throw .missingChunk("rgnh") }
         guard let link, link.size >= 12 else { throw .missingChunk("wlnk") }
-        let tableIndex = riff.u32(link.offset + 8)
+        let channel = riff.u32(link.offset + 4), tableIndex = riff.u32(link.offset + 8)
         guard tableIndex < cues.count else { throw .badIndex("wlnk table index \(tableIndex) of \(cues.count)") }
         let waveIndex = cues[tableIndex]
         guard waveIndex >= 0, waveIndex < waves.count else { throw .badIndex("pool table cue \(tableIndex)") }
@@ -242,19 +263,24 @@ struct DLSParser {
         // The region's articulation, when it has one, replaces the instrument's (DLS Level 2's region-level 'lar2').
         var voice = articulation.isEmpty ? instrumentArticulation : DLSArticulation(try connections(articulation))
         if sample.gain != 0 { voice.attenuate(by: -sample.gain) }
+        if stereo && (channel == DLSParser.leftChannel || channel == DLSParser.rightChannel) {
+            voice.set(SoundFontGenerator.pan, channel == DLSParser.leftChannel ? -500 : 500)
+        }
+        // The right channel of a multichannel wave is its second run of points; anything else plays the first.
+        let start = wave.start + (channel == DLSParser.rightChannel && wave.channels >= 2 ? wave.count : 0)
         if keyGroup != 0 { voice.set(SoundFontGenerator.exclusiveClass, Double(keyGroup)) }
         // A forward loop plays while the key is down and on through the release (SoundFont mode 1); a Level 2
         // release loop also ends at the key's release and lets the rest of the wave play (mode 3).
         if let loop = sample.loop { voice.set(SoundFontGenerator.sampleModes, loop.release ? 3 : 1) }
 
-        var loopStart = wave.start, loopEnd = wave.start
+        var loopStart = start, loopEnd = start
         if let loop = sample.loop, loop.start < wave.count {
-            loopStart = wave.start + loop.start
-            loopEnd = wave.start + min(loop.start + min(loop.length, wave.count), wave.count)
+            loopStart = start + loop.start
+            loopEnd = start + min(loop.start + min(loop.length, wave.count), wave.count)
         }
         let sampleIndex = out.samples.count
         out.samples.append(SoundFontSample(
-            name: "", start: wave.start, end: wave.start + wave.count, loopStart: loopStart, loopEnd: loopEnd,
+            name: "", start: start, end: start + wave.count, loopStart: loopStart, loopEnd: loopEnd,
             hasValidLoop: loopEnd - loopStart >= 2, sampleRate: wave.rate, originalPitch: sample.unityNote,
             pitchCorrection: sample.fineTune, sampleType: 1))
 

@@ -190,6 +190,37 @@ import Testing
         #expect(abs(rate - 5) < 0.05, "LFO rate \(rate) Hz")
     }
 
+    @Test func stereoInstrumentsAndStereoWaves() throws {
+        // Program 0: a Level 2 stereo pair, the left region (channel 1) on the 440 Hz wave, the right (channel 2) on a
+        // 660 Hz one: each side hears only its own. Program 1: one region on the right channel of a stereo wave
+        // (440 Hz left, 660 Hz right): the wave's right channel, on the right output only.
+        let sine660 = B.sine(frequency: 660, rate: 44000, periods: 60)
+        let loop = B.Loop(start: 3000, length: 1000)
+        let bank = B(instruments: [
+            .init(name: "Pair", program: 0, regions: [.init(wave: 0, channel: 1), .init(wave: 1, channel: 2)]),
+            .init(name: "Right", program: 1, regions: [.init(wave: 2, channel: 2)]),
+        ], waves: [Self.sine440, B.Wave(points: sine660, rate: 44000, info: .init(unityNote: 69, loop: loop)),
+                   B.Wave(points: Self.sine440.points, rate: 44000, info: .init(unityNote: 69, loop: loop), right: Array(sine660.prefix(4000)))])
+        let engine = try Self.engine(bank)
+        func play(_ program: UInt8) -> ([Float], [Float]) {
+            engine.handle(status: 0xC0, data1: program, data2: 0)
+            engine.handle(status: 0x90, data1: 69, data2: 100)
+            let out = S.render(engine, frames: Int(0.5 * S.rate))
+            engine.handle(status: 0xB0, data1: 120, data2: 0)
+            _ = S.render(engine, frames: 4410)
+            return out
+        }
+        func partial(_ x: [Float], _ f: Double) -> Double { S.magnitude(x[Int(0.1 * S.rate) ..< Int(0.5 * S.rate)], at: f) }
+        let pair = play(0)
+        print("DLS stereo pair: left 440 \(partial(pair.0, 440)) 660 \(partial(pair.0, 660)); right 440 \(partial(pair.1, 440)) 660 \(partial(pair.1, 660))")
+        #expect(S.dB(partial(pair.0, 660) / partial(pair.0, 440)) < -60, "the right region stays out of the left side")
+        #expect(S.dB(partial(pair.1, 440) / partial(pair.1, 660)) < -60, "the left region stays out of the right side")
+        let right = play(1)
+        #expect(S.dB(partial(right.1, 440) / partial(right.1, 660)) < -60, "the right channel of the stereo wave")
+        #expect(abs(S.dB(partial(right.1, 660) / partial(pair.1, 660))) < 0.1, "as loud as the pair's right side")
+        #expect(S.rms(right.0[...]) < 1e-6, "nothing on the left")
+    }
+
     @Test func manyRegionsSharingBigArticulationParseInLinearTime() throws {
         // 4000 regions without articulation of their own under an instrument 'art1' of 4000 blocks: translated once
         // per instrument, not once per region (16 million block translations otherwise).

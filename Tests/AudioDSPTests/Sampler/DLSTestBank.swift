@@ -7,13 +7,16 @@ import Foundation
 struct DLSTestBank {
     struct Loop { var start: Int; var length: Int }
     struct SampleInfo { var unityNote = 60; var fineTune = 0; var gainCentibels = 0; var loop: Loop? }
-    struct Wave { var points: [Int16]; var rate: Int; var info: SampleInfo; var eightBit = false }
+    /// A wave: mono, or stereo when `right` is given (interleaved in 'data').
+    struct Wave { var points: [Int16]; var rate: Int; var info: SampleInfo; var eightBit = false; var right: [Int16]? = nil }
     /// One connection block: source, control, destination, transform and the 32-bit scale.
     struct Connection { var source: UInt16, control: UInt16 = 0, destination: UInt16, transform: UInt16 = 0; var scale: Int32 }
     struct Region {
         var keys: ClosedRange<Int> = 0...127, velocities: ClosedRange<Int> = 0...127
         var wave: Int
         var keyGroup = 0
+        /// 'wlnk' channel: 1 left (and mono), 2 right.
+        var channel = 1
         var info: SampleInfo?
         var connections: [Connection]? = nil
     }
@@ -72,10 +75,11 @@ struct DLSTestBank {
         var offsets: [Int] = []
         for w in waves {
             offsets.append(pool.count - 4)
-            let bits = w.eightBit ? 8 : 16
-            let fmt = B.le16(1) + B.le16(1) + B.le32(w.rate) + B.le32(w.rate * bits / 8) + B.le16(bits / 8) + B.le16(bits)
-            let data: [UInt8] = w.eightBit ? w.points.map { UInt8(Int($0) / 256 + 128) }
-                                           : w.points.flatMap { B.le16(Int($0) & 0xFFFF) }
+            let bits = w.eightBit ? 8 : 16, channels = w.right == nil ? 1 : 2
+            let fmt = B.le16(1) + B.le16(channels) + B.le32(w.rate) + B.le32(w.rate * channels * bits / 8) + B.le16(channels * bits / 8) + B.le16(bits)
+            let interleaved = w.right.map { r in zip(w.points, r).flatMap { [$0, $1] } } ?? w.points
+            let data: [UInt8] = w.eightBit ? interleaved.map { UInt8(Int($0) / 256 + 128) }
+                                           : interleaved.flatMap { B.le16(Int($0) & 0xFFFF) }
             pool += B.list("wave", [B.chunk("fmt ", fmt), B.wsmp(w.info), B.chunk("data", data)])
         }
         let ptbl = B.chunk("ptbl", B.le32(8) + B.le32(waves.count) + offsets.reversed().flatMap { B.le32($0) })
@@ -88,7 +92,7 @@ struct DLSTestBank {
                 var children = [B.chunk("rgnh", B.le16(r.keys.lowerBound) + B.le16(r.keys.upperBound) + B.le16(r.velocities.lowerBound)
                                         + B.le16(r.velocities.upperBound) + B.le16(0) + B.le16(r.keyGroup))]
                 if let info = r.info { children.append(B.wsmp(info)) }
-                children.append(B.chunk("wlnk", B.le16(0) + B.le16(0) + B.le32(1) + B.le32(tableIndex(r.wave))))
+                children.append(B.chunk("wlnk", B.le16(0) + B.le16(0) + B.le32(r.channel) + B.le32(tableIndex(r.wave))))
                 if let c = r.connections { children.append(B.art1(c)) }
                 regions.append(B.list("rgn ", children))
             }
