@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes a small valid DLS bank as a seed for FuzzDLS: a melodic instrument (two regions: a looped 16-bit sine
 with instrument-level art1 connections, and an 8-bit wave with a region wsmp and key group), a Level 2 instrument
-(rgn2, lar2/art2 with filter, vibrato, EG2 and velocity connections, a release loop) and a drum kit (drum flag).
+(rgn2, lar2/art2 with filter, vibrato, EG2 and velocity connections, a release loop), a drum kit (drum flag) and a
+stereo instrument (left and right wave links, one on the right channel of a two-channel wave).
 Usage: make-dls-seed.py OUT.dls"""
 import math, struct, sys
 
@@ -26,15 +27,16 @@ def tc(seconds):
 sine = b''.join(struct.pack('<h', round(12000 * math.sin(2 * math.pi * i / 100))) for i in range(400))
 ramp = bytes((i * 7) & 0xFF for i in range(300))
 waves = [lst(b'wave', [chunk(b'fmt ', struct.pack('<HHIIHH', 1, 1, 44000, 88000, 2, 16)), wsmp(69, loop=(200, 200, 0)), chunk(b'data', sine)]),
-         lst(b'wave', [chunk(b'fmt ', struct.pack('<HHIIHH', 1, 1, 22050, 22050, 1, 8)), wsmp(60), chunk(b'data', ramp)])]
+         lst(b'wave', [chunk(b'fmt ', struct.pack('<HHIIHH', 1, 1, 22050, 22050, 1, 8)), wsmp(60), chunk(b'data', ramp)]),
+         lst(b'wave', [chunk(b'fmt ', struct.pack('<HHIIHH', 1, 2, 44000, 176000, 4, 16)), wsmp(69, loop=(100, 100, 0)), chunk(b'data', sine[:800])])]
 pool, offsets = b'', []
 for w in waves:
     offsets.append(len(pool))
     pool += w
 
-def region(kind, keys, vels, table, extra=(), group=0):
+def region(kind, keys, vels, table, extra=(), group=0, channel=1):
     return lst(kind, [chunk(b'rgnh', struct.pack('<HHHHHH', keys[0], keys[1], vels[0], vels[1], 1, group))] + list(extra)
-               + [chunk(b'wlnk', struct.pack('<HHII', 0, 0, 1, table))])
+               + [chunk(b'wlnk', struct.pack('<HHII', 0, 0, channel, table))])
 
 def inst(name, bank, program, regions, lart=None):
     body = [chunk(b'insh', struct.pack('<III', len(regions), bank, program)), lst(b'lrgn', regions)]
@@ -53,6 +55,7 @@ instruments = [
     inst(b'Melodic', 0, 0, [region(b'rgn ', (0, 63), (0, 127), 0), region(b'rgn ', (64, 127), (0, 127), 1, [wsmp(72, 30, -100 * 65536, (50, 200, 0))], group=2)], level1),
     inst(b'Level2', 0x0101, 5, [region(b'rgn2', (0, 127), (0, 127), 0, [wsmp(69, loop=(100, 200, 1)), level2])]),
     inst(b'Kit', 0x80000000, 0, [region(b'rgn ', (35, 40), (1, 127), 1)]),
+    inst(b'Stereo', 0, 1, [region(b'rgn2', (0, 127), (0, 127), 0, channel=1), region(b'rgn2', (0, 127), (0, 127), 2, channel=2)]),
 ]
 body = (b'DLS ' + chunk(b'colh', struct.pack('<I', len(instruments))) + chunk(b'vers', struct.pack('<II', 0x00010002, 0))
         + lst(b'lins', instruments) + chunk(b'ptbl', struct.pack('<II', 8, len(offsets)) + b''.join(struct.pack('<I', o) for o in offsets))

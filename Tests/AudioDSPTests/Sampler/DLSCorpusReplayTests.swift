@@ -32,7 +32,7 @@ import Testing
         let font = try SoundFont(bytes: [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent("seed.dls"))))
         #expect(font.name == "Seed DLS")
         #expect(font.presets == [SoundFontPresetInfo(name: "Melodic", bank: 0, program: 0), SoundFontPresetInfo(name: "Level2", bank: 1, program: 5),
-                                 SoundFontPresetInfo(name: "Kit", bank: 128, program: 0)])
+                                 SoundFontPresetInfo(name: "Kit", bank: 128, program: 0), SoundFontPresetInfo(name: "Stereo", bank: 0, program: 1)])
         let high = try #require(font.regions(presetIndex: 0, key: 100, velocity: 100).first)
         let sample = font.samples[high.sampleIndex]
         #expect(sample.originalPitch == 72 && sample.pitchCorrection == 30 && sample.sampleRate == 22050, "the region's wsmp over the 8-bit wave's")
@@ -52,5 +52,11 @@ import Testing
         #expect(level2.generators[SoundFontGenerator.delayVolEnv] == -32768, "0x80000000 is 0 seconds")
         #expect(level2.modulators.contains { $0.source == 0x0002 && $0.destination == 34 }, "velocity to EG1 attack")
         #expect(font.regions(presetIndex: 2, key: 36, velocity: 100).count == 1 && font.regions(presetIndex: 2, key: 36, velocity: 0).isEmpty)
+        // The stereo pair: left and right panned to their sides, the right one on the second channel of its wave.
+        let pair = font.regions(presetIndex: 3, key: 60, velocity: 100)
+        try #require(pair.count == 2)
+        #expect(pair.map { $0.generators[SoundFontGenerator.pan] } == [-500, 500])
+        let left = font.samples[pair[0].sampleIndex], right = font.samples[pair[1].sampleIndex]
+        #expect(right.end - right.start == 200 && right.start != left.start && right.loopStart - right.start == 100)
     }
 }
