@@ -61,8 +61,11 @@ import Testing
 
     /// Plays a file the way the book's chapter 5 does: three half-second buffers primed by calling the
     /// callback by hand, CFRunLoopRunInMode(default, 0.25) until done, then two more seconds.
+    /// `pause`: once the queue's time has passed that many seconds, AudioQueuePause for `pauseSeconds` (the queue's time read just
+    /// before and at the end of the pause goes into `pausedTimes`), then AudioQueueStart again.
     func playLikeTheBook(_ url: URL, volume: Float? = nil, onRunLoop: Bool = false, blockSeconds: Double = 0,
-                         tap: AudioQueueProcessingTapFlags? = nil)
+                         tap: AudioQueueProcessingTapFlags? = nil, pause: (after: Double, seconds: Double)? = nil,
+                         pausedTimes: UnsafeMutablePointer<(Double, Double)>? = nil)
         throws -> (heard: [Float], player: MyPlayer, times: [Double]) {
         let player = MyPlayer()
         player.blockSeconds = blockSeconds
@@ -97,11 +100,22 @@ import Testing
         let capture = try PulseTestServer.Capture()
         Thread.sleep(forTimeInterval: 0.2)
         try #require(AudioQueueStart(queue!, nil) == noErr)
+        var pending = pause
         var times: [Double] = []
         repeat {
-            CFRunLoopRunInMode(CFRunLoopMode.defaultMode, 0.25, false)
+            CFRunLoopRunInMode(CFRunLoopMode.defaultMode, pending == nil ? 0.25 : 0.05, false)
             var t = AudioTimeStamp()
             if AudioQueueGetCurrentTime(queue!, nil, &t, nil) == noErr { times.append(t.mSampleTime) }
+            if let p = pending, t.mSampleTime >= p.after * dataFormat.mSampleRate {
+                pending = nil
+                var before = AudioTimeStamp(), after = AudioTimeStamp()
+                #expect(AudioQueuePause(queue!) == noErr)
+                AudioQueueGetCurrentTime(queue!, nil, &before, nil)
+                CFRunLoopRunInMode(CFRunLoopMode.defaultMode, p.seconds, false)
+                AudioQueueGetCurrentTime(queue!, nil, &after, nil)
+                pausedTimes?.pointee = (before.mSampleTime, after.mSampleTime)
+                #expect(AudioQueueStart(queue!, nil) == noErr)
+            }
         } while !player.isDone
         CFRunLoopRunInMode(CFRunLoopMode.defaultMode, 2, false)
         player.isDone = true
@@ -134,6 +148,37 @@ import Testing
         #expect(abs(heardFrames - 3 * 44100) < 2205, "heard \(heardFrames) frames")
         #expect(times.count >= 8 && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "\(times)")
         #expect((times.last ?? 0) > 2 * 44100)
+    }
+
+    /// Pause and Start: the chapter 5 player paused for half a second after one second of a 3 s file. The sink hears
+    /// one silence about as long as the pause (not more than 60 ms longer), the tone on both sides of it at 0.5 with no
+    /// other gap, and all the file's frames (within 20 ms: what the device held when it paused); the queue's time
+    /// stands still while paused.
+    @Test func pauseAndStartResumeWithoutLosingTheFile() throws {
+        let url = try Self.makeToneFile(seconds: 3)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var paused = (0.0, 0.0)
+        let (heard, player, _) = try playLikeTheBook(url, pause: (after: 1, seconds: 0.5), pausedTimes: &paused)
+        #expect(player.framesEnqueued == 3 * 44100)
+        let start = try #require(ToneAnalysis.onset(heard, threshold: 0.02), "nothing heard")
+        let end = try #require(heard.lastIndex { abs($0) > 0.02 })
+        let body = Array(heard[start...end])
+        // The silence: the longest run of quiet samples (a 1 kHz tone at 0.5 is never quiet for more than a few).
+        var longest = 0, run = 0, longestEnd = 0
+        for (i, x) in body.enumerated() {
+            run = abs(x) < 0.02 ? run + 1 : 0
+            if run > longest { longest = run; longestEnd = i }
+        }
+        let pauseFrames = 0.5 * 44100
+        print("pause: silence of \(longest) frames (paused 22050), tone heard \(body.count - longest) of \(3 * 44100) frames; queue time \(paused.0) -> \(paused.1) while paused")
+        #expect(Double(longest) > pauseFrames - 2205 && Double(longest) < pauseFrames + 2646, "silence \(longest) frames")
+        #expect(abs(body.count - longest - 3 * 44100) < 882, "tone frames \(body.count - longest)")
+        let before = Array(body[2205..<(longestEnd - longest - 64)]), after = Array(body[(longestEnd + 64)..<(body.count - 2205)])
+        for part in [before, after] {
+            #expect(abs(ToneAnalysis.fit(part[...], frequency: 1000, rate: 44100).amplitude - 0.5) < 0.01)
+            #expect(ToneAnalysis.longestGap(part[...]) < 8)
+        }
+        #expect(paused.1 - paused.0 < 0.05 * 44100, "the queue's time moved \(paused.1 - paused.0) frames while paused")
     }
 
     /// A tap that pulls its source and halves it: propagates EndOfStream so that Stop(false) ends.

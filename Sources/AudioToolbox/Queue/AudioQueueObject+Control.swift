@@ -45,6 +45,8 @@ extension AudioQueueObject {
                 ioUnit = made
             }
             if runState == .stopped { enqueueInternalBuffers() }
+            // From a pause: the device may still be playing out (then it simply takes audio again).
+            outputPaused.store(false, ordering: .releasing)
             deviceRunning.store(true, ordering: .releasing)
             let status = AudioOutputUnitStart(unit!)
             guard status == noErr else {
@@ -57,12 +59,20 @@ extension AudioQueueObject {
         return noErr
     }
 
-    /// AudioQueuePause: the device stops, the enqueued buffers and the queue's time stay.
+    /// AudioQueuePause: the enqueued buffers and the queue's time stay. An output queue stops taking audio at once and
+    /// its device plays out what it already holds (on silence) before the queue's thread stops it, so Start resumes
+    /// exactly where the listener stopped hearing; an input queue's device stops now.
     func pause() -> OSStatus {
         lock.lock(); defer { lock.unlock() }
         guard !disposed else { return kAudioQueueErr_DisposalPending }
         guard runState == .running else { return noErr }
-        stopDevice()
+        if direction == .output && offlineFormat == nil && deviceRunning.load(ordering: .acquiring) {
+            pausedFrames.store(0, ordering: .releasing)
+            outputPaused.store(true, ordering: .releasing)
+            poke()
+        } else {
+            stopDevice()
+        }
         runState = .paused
         return noErr
     }
@@ -79,6 +89,7 @@ extension AudioQueueObject {
             return noErr
         }
         stopDevice()
+        outputPaused.store(false, ordering: .releasing)
         returnAllEntries()
         resetDecoder()
         let wasRecording = runState != .stopped

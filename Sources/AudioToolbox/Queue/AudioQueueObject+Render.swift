@@ -72,6 +72,14 @@ extension AudioQueueObject {
     func render(frames: Int, into list: UnsafeMutableAudioBufferListPointer, inline: Bool) -> Int {
         answerResetRequest()
         renderingInline = inline
+        if outputPaused.load(ordering: .acquiring) {
+            // Paused: silence while the device plays out what it holds; nothing is taken and the time stands still.
+            for c in 0..<min(list.count, pcm.channels) {
+                if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p, UInt(frames) * 4) }
+            }
+            pausedFrames.add(frames, ordering: .releasing)
+            return 0
+        }
         let delay = startDelay.load(ordering: .acquiring)
         if delay > 0 {
             // Before the start time: silence, and the queue's time runs; the audio starts at the exact frame.

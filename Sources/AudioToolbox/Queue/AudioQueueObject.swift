@@ -73,6 +73,11 @@ final class AudioQueueObject: @unchecked Sendable {
     let playedOut = Atomic<Bool>(false)
     /// The queue time at which the played-out audio ended.
     let endSampleTime = Atomic<Int>(0)
+    /// AudioQueuePause on a playing output queue: the device renders silence (taking nothing from the queue, the
+    /// queue's time standing still) until what it already held has been heard, then the queue's thread stops it;
+    /// `pausedFrames` counts the silence.
+    let outputPaused = Atomic<Bool>(false)
+    let pausedFrames = Atomic<Int>(0)
     /// Reset while the device runs: the device thread returns every entry, then sets `resetDone`.
     let resetPending = Atomic<Bool>(false)
     let resetDone = Atomic<Bool>(false)
@@ -439,6 +444,7 @@ final class AudioQueueObject: @unchecked Sendable {
         while true {
             deliverCompletions()
             if playedOut.load(ordering: .acquiring) && heardToTheEnd() { finishPlayOut() }
+            if outputPaused.load(ordering: .acquiring) && pausedFrames.load(ordering: .acquiring) >= deviceHoldFrames() { finishPause() }
             deliverNotifications()
             if !dispatcherAlive.load(ordering: .acquiring) { break }
             _ = wake.wait(timeout: .now() + .milliseconds(deviceRunning.load(ordering: .relaxed) ? 2 : 20))
@@ -514,24 +520,36 @@ final class AudioQueueObject: @unchecked Sendable {
         for id in ids { for l in registered where l.id == id { l.proc(l.user, ref, id) } }
     }
 
+    /// What the device holds beyond the frame being rendered (its latency, buffer and safety offset at the queue's rate),
+    /// plus 20 ms for the sound server's own buffering.
+    private func deviceHoldFrames() -> Int {
+        var latency = 0.0
+        if let id = deviceID(), let device = deviceFormat() {
+            for selector in [kAudioDevicePropertyLatency, kAudioDevicePropertyBufferFrameSize, kAudioDevicePropertySafetyOffset] {
+                var address = AudioObjectPropertyAddress(mSelector: selector, mScope: kAudioObjectPropertyScopeOutput,
+                                                         mElement: kAudioObjectPropertyElementMain)
+                var frames: UInt32 = 0
+                var size = UInt32(4)
+                if AudioObjectGetPropertyData(id, &address, 0, nil, &size, &frames) == noErr { latency += Double(frames) }
+            }
+            latency *= format.mSampleRate / device.mSampleRate
+        }
+        return Int(latency + 0.02 * format.mSampleRate)
+    }
+
+    /// A pause's audio has left the device: stop it, unless Start came first.
+    private func finishPause() {
+        lock.lock(); defer { lock.unlock() }
+        guard outputPaused.load(ordering: .acquiring), runState == .paused else { return }
+        stopDevice()
+    }
+
     /// Whether the end of a Stop(false)'s audio has left the device: the device keeps running (on
     /// silence) for its latency past the last frame, so stopping it does not cut off what it still holds.
     private func heardToTheEnd() -> Bool {
         guard deviceRunning.load(ordering: .acquiring) else { return true }
         if drainUntil == nil {
-            var latency = 0.0
-            if let id = deviceID(), let device = deviceFormat() {
-                for selector in [kAudioDevicePropertyLatency, kAudioDevicePropertyBufferFrameSize, kAudioDevicePropertySafetyOffset] {
-                    var address = AudioObjectPropertyAddress(mSelector: selector, mScope: kAudioObjectPropertyScopeOutput,
-                                                             mElement: kAudioObjectPropertyElementMain)
-                    var frames: UInt32 = 0
-                    var size = UInt32(4)
-                    if AudioObjectGetPropertyData(id, &address, 0, nil, &size, &frames) == noErr { latency += Double(frames) }
-                }
-                latency *= format.mSampleRate / device.mSampleRate
-            }
-            // 20 ms beyond what the device reports, for the sound server's own buffering.
-            drainUntil = (endSampleTime.load(ordering: .relaxed) + Int(latency + 0.02 * format.mSampleRate), Date().addingTimeInterval(2))
+            drainUntil = (endSampleTime.load(ordering: .relaxed) + deviceHoldFrames(), Date().addingTimeInterval(2))
         }
         guard let (frame, deadline) = drainUntil else { return true }
         return sampleTime.load(ordering: .acquiring) >= frame || Date() > deadline
