@@ -16,7 +16,7 @@ import Testing
     }
 
     /// No format ID: kAudioFormatUnsupportedDataFormatError. An extension no file type has:
-    /// kAudioFileUnsupportedFileTypeError. AAC in .m4a (MPEG-4 is not writable here): refused, no file left.
+    /// kAudioFileUnsupportedFileTypeError. IMA4 in .m4a (MPEG-4 holds AAC, ALAC, FLAC, Opus): refused, no file left.
     @Test func refusesWhatItCannotRecord() throws {
         let wav = S.temporaryURL("wav")
         #expect(code { _ = try AVAudioRecorder(url: wav, settings: [AVSampleRateKey: 44100.0, AVNumberOfChannelsKey: 1]) }
@@ -26,7 +26,7 @@ import Testing
                                                                         AVNumberOfChannelsKey: 1]) } == Int(kAudioFileUnsupportedFileTypeError))
         let m4a = S.temporaryURL("m4a")
         defer { try? FileManager.default.removeItem(at: m4a) }
-        let refused = code { _ = try AVAudioRecorder(url: m4a, settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100.0,
+        let refused = code { _ = try AVAudioRecorder(url: m4a, settings: [AVFormatIDKey: kAudioFormatAppleIMA4, AVSampleRateKey: 44100.0,
                                                                           AVNumberOfChannelsKey: 2]) }
         #expect(refused != nil && refused != 0)
     }

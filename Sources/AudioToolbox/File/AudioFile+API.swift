@@ -127,10 +127,11 @@ public func AudioFileClose(_ inAudioFile: AudioFileID) -> OSStatus {
     return f.updateHeader()
 }
 
-/// Brings the header up to date (our files are always laid out with the data last).
+/// Brings the header up to date; an MPEG-4 file whose 'moov' follows the data gets it moved in front
+/// (every other file is already laid out with the data last).
 @discardableResult
 public func AudioFileOptimize(_ inAudioFile: AudioFileID) -> OSStatus {
-    withFile(inAudioFile) { $0.updateHeader() }
+    withFile(inAudioFile) { $0.optimize() }
 }
 
 /// Reads audio data bytes, from `inStartingByte` within the data. Short at the end with

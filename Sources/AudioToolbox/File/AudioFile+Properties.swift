@@ -18,7 +18,7 @@ extension AudioFileObject {
         case kAudioFilePropertyMagicCookieData:
             // CAF: before audio, or after it a replacement of the same size (setMagicCookie checks the size).
             let caf = layout.fileType == kAudioFileCAFType && (layout.dataByteCount == 0 || layout.magicCookie != nil)
-            let settable = writable && (caf || layout.fileType == kAudioFileFLACType)
+            let settable = writable && (caf || layout.fileType == kAudioFileFLACType || isWrittenMP4)
             guard let cookie = layout.magicCookie else { return settable ? (0, true) : nil }
             return (UInt32(cookie.count), settable)
         case kAudioFilePropertyChannelLayout:
@@ -33,7 +33,7 @@ extension AudioFileObject {
             guard layout.fileType == kAudioFileCAFType, let (_, regions, _) = CAFMarkers.regions(layout) else { return nil }
             return (UInt32(CAFMarkers.regionListSize(regions)), false)
         case kAudioFilePropertyPacketTableInfo:
-            let settable = writable && (layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType)
+            let settable = writable && (layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType || isWrittenMP4)
             guard layout.packetTable != nil || isVariable || settable else { return nil }
             return (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), settable)
         case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
@@ -57,7 +57,7 @@ extension AudioFileObject {
         switch id {
         case kAudioFilePropertyFileFormat: return put(layout.fileType)
         case kAudioFilePropertyDataFormat: return put(f)
-        case kAudioFilePropertyIsOptimized: return put(UInt32(1))
+        case kAudioFilePropertyIsOptimized: return put(UInt32(isOptimized ? 1 : 0))
         case kAudioFilePropertyMaximumPacketSize: return put(maximumPacketSize)
         case kAudioFilePropertyPacketSizeUpperBound:
             // Without reading every packet: the largest seen, or a bound from the frames a packet holds.
@@ -232,10 +232,11 @@ struct AudioFileTypeInfo {
                           utis: ["org.xiph.flac"], pcm: [], compressed: [kAudioFormatFLAC]),
         AudioFileTypeInfo(type: kAudioFileM4AType, name: "Apple MPEG-4 Audio", extensions: ["m4a", "m4r"], mimeTypes: ["audio/mp4", "audio/x-m4a"],
                           utis: ["com.apple.m4a-audio"], pcm: [],
-                          compressed: [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless, kAudioFormatFLAC, kAudioFormatOpus], writable: false),
+                          compressed: MP4Container.writableFormats),
         AudioFileTypeInfo(type: kAudioFileMPEG4Type, name: "MPEG-4 Audio", extensions: ["mp4"], mimeTypes: ["audio/mp4"],
-                          utis: ["public.mpeg-4-audio"], pcm: [],
-                          compressed: [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless, kAudioFormatFLAC, kAudioFormatOpus], writable: false),
+                          utis: ["public.mpeg-4-audio"], pcm: [], compressed: MP4Container.writableFormats),
+        AudioFileTypeInfo(type: kAudioFileM4BType, name: "Apple MPEG-4 AudioBooks", extensions: ["m4b"], mimeTypes: ["audio/mp4"],
+                          utis: ["com.apple.protected-mpeg-4-audio-b"], pcm: [], compressed: MP4Container.writableFormats),
         AudioFileTypeInfo(type: kAudioFileMP3Type, name: "MPEG Layer 3", extensions: ["mp3"], mimeTypes: ["audio/mpeg", "audio/mpeg3"],
                           utis: ["public.mp3"], pcm: [], compressed: [kAudioFormatMPEGLayer3], writable: false),
     ]

@@ -31,6 +31,9 @@ struct AudioFileLayout {
         case caf(dataSizeOffset: Int64)
         /// Native FLAC: STREAMINFO (at byte 8) is rewritten from the packets and the cookie.
         case flac
+        /// MPEG-4 written here: the 'moov' is rebuilt from the layout, into the space reserved at
+        /// `reserveOffset` when it fits, else after the data; 'mdat' has a 16-byte header before `dataOffset`.
+        case mp4(reserveOffset: Int64, reserveSize: Int64)
     }
 }
 

@@ -11,16 +11,16 @@ final class AudioFileObject: @unchecked Sendable {
         kAudioFileWAVEType: WAVEContainer.self, kAudioFileAIFFType: AIFFContainer.self,
         kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self, kAudioFileRF64Type: RF64Container.self,
         kAudioFileMP3Type: MP3Container.self, kAudioFileFLACType: FLACContainer.self,
-        kAudioFileM4AType: MP4Container.self, kAudioFileMPEG4Type: MP4Container.self,
+        kAudioFileM4AType: MP4Container.self, kAudioFileMPEG4Type: MPEG4Container.self, kAudioFileM4BType: M4BContainer.self,
     ]
 
     let store: ByteStore
     let container: AudioFileContainer.Type
     var layout: AudioFileLayout
     let writable: Bool
-    private var headerDirty = false
+    var headerDirty = false
     /// The data size the header last recorded (interim patches while writing).
-    private var patchedByteCount: Int64 = 0
+    var patchedByteCount: Int64 = 0
     let lock = NSLock()
 
     /// While a file grows its header is rewritten after about every second of audio (64 KiB to 8 MiB), so
@@ -205,7 +205,7 @@ final class AudioFileObject: @unchecked Sendable {
     /// Sets the priming and remainder frames (and valid frames) a finished file records.
     func setPacketTableInfo(_ info: AudioFilePacketTableInfo) -> OSStatus {
         guard writable else { return kAudioFilePermissionsError }
-        guard layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType else { return kAudioFileOperationNotSupportedError }
+        guard layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType || isWrittenMP4 else { return kAudioFileOperationNotSupportedError }
         guard info.mPrimingFrames >= 0, info.mRemainderFrames >= 0 else { return kAudio_ParamError }
         layout.packetTable = info
         headerDirty = true
@@ -215,6 +215,13 @@ final class AudioFileObject: @unchecked Sendable {
     /// Sets the magic cookie (before any audio is written: it lives in the header).
     func setMagicCookie(_ bytes: [UInt8]) -> OSStatus {
         guard writable else { return kAudioFilePermissionsError }
+        if isWrittenMP4 {
+            // The cookie lives in the 'moov', built anew at each header update.
+            guard MP4Writer.sampleEntry(layout.format, cookie: bytes) != nil else { return kAudioFileInvalidChunkError }
+            layout.magicCookie = bytes
+            headerDirty = true
+            return noErr
+        }
         if layout.fileType == kAudioFileFLACType {
             // STREAMINFO sits at a fixed place: it is rewritten in place with the next header update.
             guard FLACCookie.streamInfo(bytes) != nil else { return kAudioFileInvalidChunkError }
@@ -286,16 +293,18 @@ final class AudioFileObject: @unchecked Sendable {
         if end > layout.dataByteCount {
             layout.dataByteCount = end
             headerDirty = true
-            if layout.fileType != kAudioFileCAFType && end - patchedByteCount >= headerPatchInterval { return updateHeader() }
+            if layout.fileType != kAudioFileCAFType && end - patchedByteCount >= headerPatchInterval { return updateHeader(final: false) }
         }
         return noErr
     }
 
     func markHeaderDirty() { headerDirty = true }
 
-    /// Brings the header's size fields up to date (and pads RIFF/AIFF data to an even length).
-    func updateHeader() -> OSStatus {
+    /// Brings the header's size fields up to date (and pads RIFF/AIFF data to an even length). `final`
+    /// is false for the interim updates made while the data grows.
+    func updateHeader(final: Bool = true) -> OSStatus {
         guard writable, headerDirty else { return noErr }
+        if case .mp4 = layout.headerPatch { return updateMP4Header(final: final) }
         for (offset, bytes) in container.sizeFields(layout, dataByteCount: layout.dataByteCount) {
             guard store.write(at: offset, bytes) else { return store.writeFailure }
         }

@@ -83,7 +83,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
             return field(dataSizeOffset, 4, bigEndian: false)
         case .caf(let offset): return field(offset, 8, bigEndian: true).flatMap { $0 < 0 ? nil : $0 - 4 }
         case .aiff(_, let framesOffset, _): return field(framesOffset, 4, bigEndian: true).map { $0 * Int64(l.format.mBytesPerFrame) }
-        case .none, .flac: return nil
+        case .none, .flac, .mp4: return nil
         }
     }
 

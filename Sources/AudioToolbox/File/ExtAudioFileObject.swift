@@ -391,7 +391,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
                 let s = file.setMagicCookie(cookie)
                 if s != noErr { return s }
             }
-            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileCAFType || file.layout.fileType == kAudioFileFLACType {
+            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileCAFType || file.layout.fileType == kAudioFileFLACType || file.isWrittenMP4 {
                 let priming = Int64(stage.encoder.primeInfo.leadingFrames)
                 let valid = writtenValidFramesBefore + stage.encodedInputFrames
                 let total = file.totalFrames

@@ -60,4 +60,16 @@ package struct ESDescriptor {
             return nil
         }
     }
+
+    /// An ES_Descriptor around an AudioSpecificConfig, as Apple's AAC encoder vends its cookie: 4-byte
+    /// descriptor lengths, object type 0x40 (MPEG-4 audio), an audio stream, an SL descriptor.
+    package static func make(audioSpecificConfig asc: [UInt8], averageBitRate: UInt32, maximumBitRate: UInt32) -> [UInt8] {
+        func descriptor(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] {
+            let n = body.count
+            return [tag, UInt8(0x80 | (n >> 21) & 0x7F), UInt8(0x80 | (n >> 14) & 0x7F), UInt8(0x80 | (n >> 7) & 0x7F), UInt8(n & 0x7F)] + body
+        }
+        func u32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let config = descriptor(0x04, [0x40, 0x15, 0x00, 0x18, 0x00] + u32(maximumBitRate) + u32(averageBitRate) + descriptor(0x05, asc))
+        return descriptor(0x03, [0x00, 0x00, 0x00] + config + descriptor(0x06, [0x02]))
+    }
 }

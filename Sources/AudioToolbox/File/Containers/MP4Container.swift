@@ -1,7 +1,7 @@
 /// MPEG-4 and M4A files (.m4a, .mp4): the first sound track's sample entry ('mp4a' with its esds, 'alac',
 /// 'fLaC' with dfLa, 'Opus' with dOps, '.mp3'), its sample table (stsz sizes, stco/co64 chunk offsets,
 /// stsc samples per chunk, stts durations) as the packet index, the edit list or iTunes' iTunSMPB as
-/// priming and remainder, and iTunes metadata ('ilst') into the info dictionary. Read only for now.
+/// priming and remainder, and iTunes metadata ('ilst') into the info dictionary. Written through MP4Writer.
 enum MP4Container: AudioFileContainer {
     static var fileType: AudioFileTypeID { kAudioFileM4AType }
 
@@ -226,7 +226,44 @@ enum MP4Container: AudioFileContainer {
     }
 
     static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
-        .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
+        create(type: kAudioFileM4AType, format: format, magicCookie: magicCookie)
+    }
+
+    /// The formats an MPEG-4 file written here holds (the list AvailableFormatIDs gives).
+    static let writableFormats: [AudioFormatID] = [kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2,
+                                                   kAudioFormatAppleLossless, kAudioFormatFLAC, kAudioFormatOpus]
+
+    /// Room in front of 'mdat' for the 'moov' (a free box until the first header update): the sample
+    /// table of a few minutes of AAC, a quarter of an hour of ALAC.
+    static let reservedMovieBytes: Int64 = 32 * 1024
+
+    /// A new file: 'ftyp', the reserve, and the 'mdat' header; the 'moov' comes with the header updates.
+    static func create(type: AudioFileTypeID, format requested: AudioStreamBasicDescription,
+                       magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        guard writableFormats.contains(requested.mFormatID) else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
+        var f = CodecRegistry.entry(requested.mFormatID)?.completeFormat(requested, magicCookie) ?? requested
+        if f.mFramesPerPacket == 0 {
+            // A codec that is not linked in (AAC without AudioToolboxAAC): the format's fixed packet length.
+            switch f.mFormatID {
+            case kAudioFormatMPEG4AAC: f.mFramesPerPacket = 1024
+            case kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2: f.mFramesPerPacket = 2048
+            case kAudioFormatOpus: f.mFramesPerPacket = 960
+            default: break
+            }
+        }
+        guard f.mSampleRate >= 1, f.mSampleRate <= 3_072_000, f.mChannelsPerFrame >= 1, f.mChannelsPerFrame <= 64,
+              f.mFormatID != kAudioFormatAppleLossless || f.mFramesPerPacket > 0 else {
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        f.mBytesPerPacket = 0
+        f.mBytesPerFrame = 0
+        let ftyp = MP4Writer.fileTypeBox(type)
+        let header = ftyp + MP4Writer.be(UInt64(reservedMovieBytes), 4) + Array("free".utf8) + [UInt8](repeating: 0, count: Int(reservedMovieBytes) - 8)
+            + MP4Writer.be(1, 4) + Array("mdat".utf8) + MP4Writer.be(16, 8)
+        var layout = AudioFileLayout(fileType: type, format: f, dataOffset: Int64(header.count), dataByteCount: 0, magicCookie: magicCookie,
+                                     headerPatch: .mp4(reserveOffset: Int64(ftyp.count), reserveSize: reservedMovieBytes))
+        layout.packetIndex = PacketIndex(variableFrames: f.mFramesPerPacket == 0)
+        return .success((header, layout))
     }
 
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] { [] }

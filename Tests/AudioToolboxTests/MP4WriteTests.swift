@@ -1,0 +1,237 @@
+import AudioToolbox
+import AudioToolboxAAC
+import Foundation
+import Testing
+
+/// MPEG-4 files written through ExtAudioFile (ALAC, AAC, FLAC, Opus in M4A/MP4), checked by ffprobe and ffmpeg:
+/// codec, rate, channels, the duration the edit list leaves, samples equal to the source (lossless) or to our own
+/// decode (AAC); AudioFileOptimize's moov-first layout; a writer that never closes leaves a readable file.
+@Suite struct MP4WriteTests {
+    /// A 16-bit stereo test signal (two tones and a little noise), `frames` long, as interleaved samples.
+    static func signal(frames: Int, channels: Int = 2, seed: UInt64 = 7) -> [Int16] {
+        var state = seed
+        return (0..<frames * channels).map { i in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let t = Double(i / channels) / 44100
+            let tone = 9000 * sin(2 * .pi * (i % channels == 0 ? 440 : 660) * t)
+            return Int16(clamping: Int(tone) + Int(state >> 58) - 32)
+        }
+    }
+
+    static let int16Stereo = OCAFormat.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+
+    /// Writes `samples` (16-bit interleaved, `channels`) into a new file of `type` holding `format`; `close`
+    /// false leaves the ExtAudioFile open (a writer that is killed) and returns it.
+    @discardableResult
+    static func write(_ url: URL, type: AudioFileTypeID, format: AudioStreamBasicDescription, _ samples: [Int16], channels: UInt32 = 2,
+                      close: Bool = true) throws -> ExtAudioFileRef? {
+        var fileFormat = format
+        var x: ExtAudioFileRef?
+        let created = ExtAudioFileCreateWithURL(url as CFURL, type, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &x)
+        try #require(created == noErr, "create: \(created)")
+        var client = OCAFormat.linearPCM(sampleRate: format.mSampleRate, channels: channels, bitsPerChannel: 16, isFloat: false, interleaved: true)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var copy = samples
+        let block = 4096 * Int(channels)
+        var at = 0
+        while at < copy.count {
+            let n = min(block, copy.count - at)
+            let status = copy.withUnsafeMutableBufferPointer { p -> OSStatus in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: channels, mDataByteSize: UInt32(n * 2),
+                                                                                     mData: UnsafeMutableRawPointer(p.baseAddress! + at)))
+                return ExtAudioFileWrite(x!, UInt32(n) / channels, &list)
+            }
+            try #require(status == noErr, "write: \(status)")
+            at += n
+        }
+        if close {
+            try #require(ExtAudioFileDispose(x!) == noErr)
+            return nil
+        }
+        return x
+    }
+
+    static func ffprobe(_ url: URL, _ entries: String) throws -> String {
+        let tool = try #require(["/usr/bin/ffprobe"].first { FileManager.default.isExecutableFile(atPath: $0) }, "ffprobe is missing")
+        let (status, out) = try FileSupport.run(tool, ["-v", "error", "-show_entries", entries, "-of", "csv=p=0", url.path])
+        try #require(status == 0, "ffprobe: \(out)")
+        return out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The top-level box types in file order.
+    static func topLevelBoxes(_ url: URL) throws -> [String] {
+        let data = try Data(contentsOf: url)
+        var types: [String] = []
+        var at = 0
+        while at + 8 <= data.count {
+            var size = data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: data[at + 4..<at + 8], as: UTF8.self))
+            if size == 1 { size = data[at + 8..<at + 16].reduce(0) { $0 << 8 | Int($1) } }
+            guard size >= 8 else { break }
+            at += size
+        }
+        return types
+    }
+
+    static func alac(channels: UInt32 = 2) -> AudioStreamBasicDescription {
+        var f = AudioStreamBasicDescription()
+        f.mSampleRate = 44100
+        f.mFormatID = kAudioFormatAppleLossless
+        f.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
+        f.mChannelsPerFrame = channels
+        return f
+    }
+
+    static func aac(channels: UInt32 = 2, rate: Double = 44100) -> AudioStreamBasicDescription {
+        var f = AudioStreamBasicDescription()
+        f.mSampleRate = rate
+        f.mFormatID = kAudioFormatMPEG4AAC
+        f.mChannelsPerFrame = channels
+        return f
+    }
+
+    /// ALAC in M4A: ffprobe sees ALAC 44.1 kHz stereo of exactly the source's duration, and ffmpeg and we both
+    /// decode it to the source's samples, bit for bit.
+    @Test func alacInM4AIsLosslessForFFmpegAndUs() throws {
+        let url = FileSupport.tempURL("m4a")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let source = Self.signal(frames: 100_000)
+        try Self.write(url, type: kAudioFileM4AType, format: Self.alac(), source)
+        #expect(try Self.ffprobe(url, "stream=codec_name,sample_rate,channels") == "alac,44100,2")
+        #expect(try Self.ffprobe(url, "stream=duration_ts") == "100000")
+        let expected = source.map { Float($0) / 32768 }
+        let ours = try MP3FileTests.readFloats(url)
+        #expect(ours == expected, "ours: \(ours.count / 2) frames")
+        let theirs = try MP3FileTests.ffmpegFloats(url)
+        #expect(theirs == expected, "ffmpeg: \(theirs.count / 2) frames")
+        #expect(try Self.topLevelBoxes(url) == ["ftyp", "moov", "free", "mdat"])
+        let (format, _, _, _, type) = try MP4FileTests.properties(url)
+        #expect(type == kAudioFileM4AType && format.mFormatID == kAudioFormatAppleLossless && format.mFramesPerPacket == 4096)
+    }
+
+    /// AAC in M4A at 128 kbps: ffprobe's duration is the source's exactly (the edit list skips the encoder's priming
+    /// frames, as ffmpeg honours it, and ends at the last valid frame); our decode has the source's length, and ffmpeg's
+    /// decode equals ours (same libavcodec decoder: SNR stated); both are close to the source.
+    @Test func aacInM4AHasTheSourcesDurationForFFmpeg() throws {
+        let url = FileSupport.tempURL("m4a")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let source = Self.signal(frames: 88200)
+        try Self.write(url, type: kAudioFileM4AType, format: Self.aac(), source)
+        #expect(try Self.ffprobe(url, "stream=codec_name,sample_rate,channels") == "aac,44100,2")
+        #expect(try Self.ffprobe(url, "format=duration") == "2.000000")
+        let (_, packets, table, _, _) = try MP4FileTests.properties(url)
+        // libavcodec's encoder primes 1,024 frames.
+        #expect(table.mNumberValidFrames == 88200 && table.mPrimingFrames == 1024)
+        #expect(Int64(packets) * 1024 == 88200 + Int64(table.mPrimingFrames) + Int64(table.mRemainderFrames))
+        #expect(try MP4FileTests.ffprobePackets(url) == Int(packets))
+        let ours = try MP3FileTests.readFloats(url)
+        #expect(ours.count == source.count)
+        let reference = source.map { Float($0) / 32768 }
+        let quality = MP3FileTests.snr(reference, ours)
+        #expect(quality > 20, "SNR against the source \(quality) dB")
+        let theirs = try MP3FileTests.ffmpegFloats(url)
+        #expect(theirs.count >= ours.count)
+        let agreement = MP3FileTests.snr(Array(theirs.prefix(ours.count)), ours)
+        #expect(agreement > 60, "SNR of ffmpeg's decode against ours \(agreement) dB")
+    }
+
+    /// FLAC and Opus in MP4 ('fLaC'+dfLa, 'Opus'+dOps): ffprobe names the codec; FLAC decodes to the source in
+    /// ffmpeg and here; Opus here to the source's length.
+    @Test func flacAndOpusInMP4() throws {
+        let flacURL = FileSupport.tempURL("mp4")
+        let opusURL = FileSupport.tempURL("mp4")
+        defer { [flacURL, opusURL].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let source = Self.signal(frames: 50_000)
+        var flac = AudioStreamBasicDescription()
+        flac.mSampleRate = 44100
+        flac.mFormatID = kAudioFormatFLAC
+        flac.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
+        flac.mChannelsPerFrame = 2
+        try Self.write(flacURL, type: kAudioFileMPEG4Type, format: flac, source)
+        #expect(try Self.ffprobe(flacURL, "stream=codec_name,sample_rate,channels") == "flac,44100,2")
+        let expected = source.map { Float($0) / 32768 }
+        #expect(try MP3FileTests.ffmpegFloats(flacURL) == expected)
+        #expect(try MP3FileTests.readFloats(flacURL) == expected)
+        #expect(try MP4FileTests.properties(flacURL).4 == kAudioFileMPEG4Type)
+
+        let opusSource = Self.signal(frames: 48000)
+        var opus = AudioStreamBasicDescription()
+        opus.mSampleRate = 48000
+        opus.mFormatID = kAudioFormatOpus
+        opus.mChannelsPerFrame = 2
+        try Self.write(opusURL, type: kAudioFileMPEG4Type, format: opus, opusSource)
+        #expect(try Self.ffprobe(opusURL, "stream=codec_name,sample_rate,channels") == "opus,48000,2")
+        let back = try MP3FileTests.readFloats(opusURL, rate: 48000)
+        #expect(back.count == opusSource.count, "\(back.count / 2) frames back")
+    }
+
+    /// Formats an M4A cannot hold answer kAudioFileUnsupportedDataFormatError, and AvailableFormatIDs lists the rest.
+    @Test func unsupportedFormatsAreRefused() throws {
+        var pcm = Self.int16Stereo
+        var file: AudioFileID?
+        let url = FileSupport.tempURL("m4a")
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(AudioFileCreateWithURL(url as CFURL, kAudioFileM4AType, &pcm, .eraseFile, &file) == kAudioFileUnsupportedDataFormatError)
+        var ima = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatAppleIMA4, mFormatFlags: 0, mBytesPerPacket: 68,
+                                              mFramesPerPacket: 64, mBytesPerFrame: 0, mChannelsPerFrame: 1, mBitsPerChannel: 0, mReserved: 0)
+        #expect(AudioFileCreateWithURL(url as CFURL, kAudioFileM4AType, &ima, .eraseFile, &file) == kAudioFileUnsupportedDataFormatError)
+        var type = kAudioFileM4AType
+        var size: UInt32 = 0
+        #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_AvailableFormatIDs, 4, &type, &size) == noErr)
+        var ids = [AudioFormatID](repeating: 0, count: Int(size) / 4)
+        #expect(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_AvailableFormatIDs, 4, &type, &size, &ids) == noErr)
+        #expect(Set(ids) == Set([kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2, kAudioFormatAppleLossless,
+                                 kAudioFormatFLAC, kAudioFormatOpus]))
+    }
+
+    /// 200 s of mono AAC: the sample table outgrows the room reserved in front, so the 'moov' is written after
+    /// 'mdat' (IsOptimized 0); AudioFileOptimize on the file reopened for writing puts it right after 'ftyp'
+    /// (IsOptimized 1), and the file decodes to the same samples, here and in ffmpeg (SNR against ours stated).
+    @Test func optimizeMovesTheMovieInFront() throws {
+        let url = FileSupport.tempURL("m4a")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let frames = 200 * 44100
+        let source = Self.signal(frames: frames, channels: 1)
+        try Self.write(url, type: kAudioFileM4AType, format: Self.aac(channels: 1), source, channels: 1)
+        #expect(try Self.topLevelBoxes(url) == ["ftyp", "free", "mdat", "moov"])
+        func optimized(_ file: AudioFileID) -> UInt32 {
+            var value: UInt32 = 9
+            var size: UInt32 = 4
+            AudioFileGetProperty(file, kAudioFilePropertyIsOptimized, &size, &value)
+            return value
+        }
+        let before = try MP3FileTests.readFloats(url, channels: 1)
+        #expect(before.count == frames)
+        var file: AudioFileID?
+        try #require(AudioFileOpenURL(url as CFURL, .readWritePermission, 0, &file) == noErr)
+        #expect(optimized(file!) == 0)
+        #expect(AudioFileOptimize(file!) == noErr)
+        #expect(optimized(file!) == 1)
+        #expect(AudioFileClose(file!) == noErr)
+        #expect(try Self.topLevelBoxes(url) == ["ftyp", "moov", "free", "mdat"])
+        let after = try MP3FileTests.readFloats(url, channels: 1)
+        #expect(after == before)
+        let theirs = try MP3FileTests.ffmpegFloats(url)
+        #expect(theirs.count >= after.count)
+        let agreement = MP3FileTests.snr(Array(theirs.prefix(after.count)), after)
+        #expect(agreement > 60, "SNR of ffmpeg's decode against ours \(agreement) dB")
+        #expect(try Self.ffprobe(url, "format=duration") == "200.000000")
+    }
+
+    /// A writer that never closes (killed): the 'moov' rewritten in the reserve during writing covers all but the
+    /// last moments, so a copy of the file taken then opens here and in ffprobe, and decodes to a prefix of the source.
+    @Test func aKilledWriterLeavesAReadableFile() throws {
+        let url = FileSupport.tempURL("m4a")
+        let copy = FileSupport.tempURL("m4a")
+        defer { [url, copy].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let source = Self.signal(frames: 5 * 44100)
+        let open = try Self.write(url, type: kAudioFileM4AType, format: Self.alac(), source, close: false)
+        defer { if let open { ExtAudioFileDispose(open) } }
+        try FileManager.default.copyItem(at: url, to: copy)
+        let back = try MP3FileTests.readFloats(copy)
+        #expect(back.count >= 4 * 44100 * 2 && back.count <= source.count, "\(back.count / 2) frames of \(source.count / 2)")
+        #expect(back == source.prefix(back.count).map { Float($0) / 32768 })
+        #expect(try Self.ffprobe(copy, "stream=codec_name") == "alac")
+        #expect(try MP3FileTests.ffmpegFloats(copy) == back)
+    }
+}
