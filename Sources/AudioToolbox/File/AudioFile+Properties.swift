@@ -237,6 +237,8 @@ struct AudioFileTypeInfo {
                           utis: ["public.mpeg-4-audio"], pcm: [], compressed: MP4Container.writableFormats),
         AudioFileTypeInfo(type: kAudioFileM4BType, name: "Apple MPEG-4 AudioBooks", extensions: ["m4b"], mimeTypes: ["audio/mp4"],
                           utis: ["com.apple.protected-mpeg-4-audio-b"], pcm: [], compressed: MP4Container.writableFormats),
+        AudioFileTypeInfo(type: kAudioFileAAC_ADTSType, name: "AAC ADTS", extensions: ["aac", "adts"], mimeTypes: ["audio/aac", "audio/x-aac"],
+                          utis: ["public.aac-audio"], pcm: [], compressed: [kAudioFormatMPEG4AAC]),
         AudioFileTypeInfo(type: kAudioFileMP3Type, name: "MPEG Layer 3", extensions: ["mp3"], mimeTypes: ["audio/mpeg", "audio/mpeg3"],
                           utis: ["public.mp3"], pcm: [], compressed: [kAudioFormatMPEGLayer3], writable: false),
     ]

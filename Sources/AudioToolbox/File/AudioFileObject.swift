@@ -12,6 +12,7 @@ final class AudioFileObject: @unchecked Sendable {
         kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self, kAudioFileRF64Type: RF64Container.self,
         kAudioFileMP3Type: MP3Container.self, kAudioFileFLACType: FLACContainer.self,
         kAudioFileM4AType: MP4Container.self, kAudioFileMPEG4Type: MPEG4Container.self, kAudioFileM4BType: M4BContainer.self,
+        kAudioFileAAC_ADTSType: ADTSContainer.self,
     ]
 
     let store: ByteStore
@@ -70,7 +71,7 @@ final class AudioFileObject: @unchecked Sendable {
     static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, OSStatusError> {
         // MPEG audio last: it has no signature, only frame syncs, so the others get the first look.
         var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileFLACType, kAudioFileM4AType,
-                                        kAudioFileMP3Type]
+                                        kAudioFileAAC_ADTSType, kAudioFileMP3Type]
         let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType
             : hint == kAudioFileMP2Type || hint == kAudioFileMP1Type ? kAudioFileMP3Type
             : hint == kAudioFileMPEG4Type || hint == kAudioFileM4BType ? kAudioFileM4AType : hint
@@ -192,8 +193,17 @@ final class AudioFileObject: @unchecked Sendable {
             let d = descriptions[i]
             guard d.mStartOffset >= 0, d.mStartOffset + Int64(d.mDataByteSize) <= Int64(bytes) else { return kAudio_ParamError }
             if layout.format.mFramesPerPacket == 0 && d.mVariableFramesInPacket == 0 { return kAudio_ParamError }
-            let status = writeBytes(at: offset, count: Int(d.mDataByteSize), from: buffer + Int(d.mStartOffset))
-            guard status == noErr else { return status }
+            if layout.fileType == kAudioFileAAC_ADTSType {
+                // ADTS: each packet is a frame, its header first.
+                guard let header = ADTSContainer.frameHeader(layout.format, payloadSize: Int(d.mDataByteSize)) else { return kAudio_ParamError }
+                let frame = header + Array(UnsafeRawBufferPointer(start: buffer + Int(d.mStartOffset), count: Int(d.mDataByteSize)))
+                let status = frame.withUnsafeBytes { writeBytes(at: offset, count: frame.count, from: $0.baseAddress!) }
+                guard status == noErr else { return status }
+                offset += Int64(header.count)
+            } else {
+                let status = writeBytes(at: offset, count: Int(d.mDataByteSize), from: buffer + Int(d.mStartOffset))
+                guard status == noErr else { return status }
+            }
             index.append(offset: offset, size: d.mDataByteSize, frames: d.mVariableFramesInPacket)
             offset += Int64(d.mDataByteSize)
         }

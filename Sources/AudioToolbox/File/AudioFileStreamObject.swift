@@ -115,7 +115,12 @@ final class AudioFileStreamObject: @unchecked Sendable {
             set(kAudioFileStreamProperty_AudioDataPacketCount, UInt64(declared / Int64(max(l.format.mBytesPerPacket, 1))))
         }
         if let table = l.packetTable { set(kAudioFileStreamProperty_PacketTableInfo, table) }
-        if let first = mpegHeader(at: 0) {
+        if l.fileType == kAudioFileAAC_ADTSType {
+            // ADTS: a frame's 13-bit length bounds every packet.
+            let bound = UInt32(ADTSHeader.maximumFrameLength - ADTSHeader.minimumLength)
+            set(kAudioFileStreamProperty_MaximumPacketSize, bound)
+            set(kAudioFileStreamProperty_PacketSizeUpperBound, bound)
+        } else if let first = mpegHeader(at: 0) {
             // MPEG audio: sizes from the first frame; the upper bound is the layer's largest frame.
             let bound: UInt32 = first.layer == 1 ? 676 : first.layer == 2 ? 1729 : first.version == 1 ? 1441 : 721
             set(kAudioFileStreamProperty_MaximumPacketSize, bound)
@@ -165,10 +170,42 @@ final class AudioFileStreamObject: @unchecked Sendable {
         pending.removeFirst(min(offset, pending.count))
     }
 
+    /// ADTS: every complete frame of the stream's kind held, its raw AAC data as a packet with a description;
+    /// bytes that are not a frame are skipped to the next sync.
+    private func deliverADTSFrames(_ l: AudioFileLayout) {
+        var descriptions: [AudioStreamPacketDescription] = []
+        var offset = 0
+        let first = l.magicCookie.flatMap { ESDescriptor($0) }.map(\.specificInfo)
+        while offset + ADTSHeader.minimumLength <= pending.count {
+            guard let h = ADTSHeader(pending[offset..<offset + ADTSHeader.minimumLength]), h.extraBlocks == 0,
+                  first == nil || h.audioSpecificConfig == first! else {
+                offset += 1
+                while offset + 1 < pending.count && !(pending[offset] == 0xFF && pending[offset + 1] & 0xF6 == 0xF0) { offset += 1 }
+                continue
+            }
+            guard offset + h.frameLength <= pending.count else { break }
+            descriptions.append(AudioStreamPacketDescription(mStartOffset: Int64(offset + h.headerLength), mVariableFramesInPacket: 0,
+                                                             mDataByteSize: UInt32(h.frameLength - h.headerLength)))
+            offset += h.frameLength
+        }
+        if !descriptions.isEmpty {
+            let bytes = Int(descriptions.last!.mStartOffset) + Int(descriptions.last!.mDataByteSize)
+            pending.withUnsafeBytes { raw in
+                descriptions.withUnsafeMutableBufferPointer { d in
+                    typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
+                                                                UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
+                    unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(bytes), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
+                }
+            }
+        }
+        pending.removeFirst(min(offset, pending.count))
+    }
+
     /// Hands out every complete packet held, up to the declared end of the audio.
     private func deliverPackets() {
         guard let l = layout else { return }
         if l.fileType == kAudioFileMP3Type { deliverMPEGFrames(l); return }
+        if l.fileType == kAudioFileAAC_ADTSType { deliverADTSFrames(l); return }
         let bpp = Int(max(l.format.mBytesPerPacket, 1))
         var usable = pending.count
         if let declared = audioDeclared { usable = Int(min(Int64(usable), max(0, declared - audioDelivered))) }
