@@ -197,4 +197,22 @@ import Testing
         // Every truncation of the first 3 frames opens or fails cleanly.
         for n in stride(from: 0, to: min(good.count, 3 * first.frameLength), by: 7) { _ = try open(Array(good.prefix(n))) }
     }
+
+    /// Frames with a CRC (9-byte headers, from the fuzz corpus): ffprobe's packet count, decoded as ffmpeg decodes them.
+    @Test func framesWithCRCDecodeAsFFmpegDecodesThem() throws {
+        let url = FuzzCorpusPath.regressions.appendingPathComponent("adts-crc-present.aac")
+        let (format, packets, _, _, type) = try MP4FileTests.properties(url)
+        #expect(type == kAudioFileAAC_ADTSType && format.mSampleRate == 8000 && format.mChannelsPerFrame == 1)
+        #expect(Int(packets) == (try MP4FileTests.ffprobePackets(url)) && packets == 9)
+        let ours = try MP3FileTests.readFloats(url, channels: 1, rate: 8000)
+        let theirs = try MP3FileTests.ffmpegFloats(url)
+        let (lag, snr) = Self.aligned(theirs, ours, channels: 1)
+        #expect(snr >= 60, "SNR against ffmpeg's decode \(snr) dB at lag \(lag)")
+    }
+}
+
+/// Where the kept fuzz corpus is.
+enum FuzzCorpusPath {
+    static let regressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("FuzzTesting/Corpus/regressions")
 }

@@ -242,7 +242,8 @@ public func exerciseMIDIFile(_ data: UnsafeRawBufferPointer) {
 /// Everything above, for one input: what the corpus replay tests run on each kept file.
 public func exerciseAll(_ data: UnsafeRawBufferPointer) {
     exerciseMIDIFile(data)
-    exerciseFile(data, hints: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type, kAudioFileFLACType, kAudioFileM4AType])
+    exerciseFile(data, hints: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type, kAudioFileFLACType, kAudioFileM4AType,
+                              kAudioFileAAC_ADTSType])
     for selector: UInt8 in [0, 9, 0x22, 0x45, 0x63] { exerciseExtAudioFile(data, selector: selector, frameLimit: 1 << 16) }
     exerciseReport(data)
     exerciseStream(data, pieces: 1)

@@ -248,6 +248,14 @@ if let inputLayoutTag, inputLayoutTag & 0xFFFF != inputFormat.mChannelsPerFrame 
 let typeEntries = streamDescriptions(outputType, kAudioFormatLinearPCM)
 let typeFormatNames = typeEntries.map { pcmName(flags: $0.mFormatFlags, bits: $0.mBitsPerChannel) }.joined(separator: " ")
 
+// A type that holds no linear PCM (m4af, adts, flac) gets its first encodable format, as Apple's afconvert
+// writes AAC into an .m4a given no -d.
+if dataFormat == nil, typeEntries.isEmpty,
+   let id = formatIDs(outputType).first(where: globalFormatIDs(kAudioFormatProperty_EncodeFormatIDs).contains) {
+    let code = String(decoding: withUnsafeBytes(of: id.bigEndian) { Array($0) }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    dataFormat = parseDataFormat(code, fail: fail)
+}
+
 var outputFlags: AudioFormatFlags = 0
 var outputBits: UInt32 = 0
 var outputRate = inputFormat.mSampleRate

@@ -1,0 +1,12 @@
+// libFuzzer target (FuzzADTS): ADTS AAC through AudioFile (hinted), ExtAudioFile and AudioFileStream. Any crash,
+// hang or sanitizer report is a bug.
+import AudioToolbox
+import FileExercises
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let data = UnsafeRawBufferPointer(start: bytes, count: size)
+    exerciseFile(data, hints: [kAudioFileAAC_ADTSType])
+    exerciseStream(data, pieces: 5)
+    return 0
+}
