@@ -234,4 +234,27 @@ import Testing
         #expect(try Self.ffprobe(copy, "stream=codec_name") == "alac")
         #expect(try MP3FileTests.ffmpegFloats(copy) == back)
     }
+
+    /// kAudioFilePropertyInfoDictionary set on an M4A being written becomes iTunes 'ilst' items: ffprobe reads the
+    /// title, artist and album, and so do we; the packet table is there as iTunSMPB too.
+    @Test func infoDictionaryBecomesITunesMetadata() throws {
+        let url = FileSupport.tempURL("m4a")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let x = try #require(try Self.write(url, type: kAudioFileM4AType, format: Self.aac(), Self.signal(frames: 44100), close: false))
+        var file: AudioFileID?
+        var size = UInt32(MemoryLayout<AudioFileID?>.size)
+        try #require(ExtAudioFileGetProperty(x, kExtAudioFileProperty_AudioFile, &size, &file) == noErr)
+        var info: CFDictionary? = [kAFInfoDictionary_Title: "Boxed Tones", kAFInfoDictionary_Artist: "OpenCoreAudio",
+                                   kAFInfoDictionary_Album: "Tests"] as NSDictionary as CFDictionary
+        #expect(AudioFileSetProperty(file!, kAudioFilePropertyInfoDictionary, UInt32(MemoryLayout<CFDictionary?>.size), &info) == noErr)
+        #expect(ExtAudioFileDispose(x) == noErr)
+        let tags = try Self.ffprobe(url, "format_tags=title,artist,album")
+        #expect(Set(tags.split(separator: ",")) == ["Boxed Tones", "OpenCoreAudio", "Tests"], "\(tags)")
+        let smpb = try Self.ffprobe(url, "format_tags=iTunSMPB")
+        let fields = smpb.split(separator: " ").compactMap { UInt64($0, radix: 16) }
+        #expect(fields.count == 12 && fields[1] == 1024 && fields[3] == 44100, "iTunSMPB \(smpb)")
+        let (_, _, _, dictionary, _) = try MP4FileTests.properties(url)
+        #expect(dictionary[kAFInfoDictionary_Title] as? String == "Boxed Tones")
+        #expect(dictionary[kAFInfoDictionary_Album] as? String == "Tests")
+    }
 }

@@ -24,7 +24,8 @@ extension AudioFileObject {
         case kAudioFilePropertyChannelLayout:
             guard let l = layout.channelLayout else { return writable && layout.dataByteCount == 0 ? (0, true) : nil }
             return (UInt32(l.count), writable && layout.dataByteCount == 0)
-        case kAudioFilePropertyInfoDictionary: return (Self.objectSize, false)
+        // Settable where the file keeps it as text: MPEG-4 written here ('ilst' items, built with the 'moov').
+        case kAudioFilePropertyInfoDictionary: return (Self.objectSize, writable && isWrittenMP4)
         case kAudioFilePropertyMarkerList:
             guard layout.fileType == kAudioFileCAFType else { return nil }
             let count = CAFMarkers.markers(layout)?.1.count ?? 0
@@ -162,6 +163,18 @@ extension AudioFileObject {
             return setChannelLayout(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
         case kAudioFilePropertyReserveDuration:
             return size == 8 ? noErr : kAudioFileBadPropertySizeError  // space is not reserved ahead
+        case kAudioFilePropertyInfoDictionary:
+            guard size >= Self.objectSize else { return kAudioFileBadPropertySizeError }
+            guard let raw = data.loadUnaligned(as: UnsafeRawPointer?.self),
+                  let dictionary = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? NSDictionary else { return kAudio_ParamError }
+            var info: [String: String] = [:]
+            for (key, value) in dictionary {
+                guard let k = key as? String else { continue }
+                if let v = value as? String { info[k] = v } else if let n = value as? NSNumber { info[k] = n.stringValue }
+            }
+            layout.info = info
+            markHeaderDirty()
+            return noErr
         case kAudioFilePropertyMagicCookieData:
             return setMagicCookie(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
         case kAudioFilePropertyPacketTableInfo:
