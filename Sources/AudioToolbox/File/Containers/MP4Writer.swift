@@ -45,7 +45,8 @@ enum MP4Writer {
         case kAudioFormatAppleLossless:
             guard let cookie, let alac = try? ALACSpecificConfig(cookie: cookie) else { return nil }
             entryType = "alac"
-            config = fullBox("alac", f.mChannelsPerFrame > 2 ? alac.magicCookie : alac.cookieBytes)
+            // The 24-byte config alone: the channel count implies ALAC's layout.
+            config = fullBox("alac", alac.cookieBytes)
         case kAudioFormatFLAC:
             guard let info = cookie.flatMap(FLACCookie.streamInfo) else { return nil }
             entryType = "fLaC"
