@@ -259,4 +259,48 @@ import Testing
         #expect(dictionary[kAFInfoDictionary_Title] as? String == "Boxed Tones")
         #expect(dictionary[kAFInfoDictionary_Album] as? String == "Tests")
     }
+
+    /// The AudioFile API alone, as a client copying packets writes it: ALAC packets and cookie read from a CAF, an M4A
+    /// created with AudioFileCreateWithURL, the cookie and the packet table set as properties, packets written with
+    /// their descriptions; ffmpeg decodes the source's samples exactly, and the packet table reads back.
+    @Test func audioFileAPICopiesPacketsIntoAnM4A() throws {
+        let caf = FileSupport.tempURL("caf")
+        let m4a = FileSupport.tempURL("m4a")
+        defer { [caf, m4a].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let source = Self.signal(frames: 30_000)
+        try Self.write(caf, type: kAudioFileCAFType, format: Self.alac(), source)
+        var input: AudioFileID?
+        try #require(AudioFileOpenURL(caf as CFURL, .readPermission, 0, &input) == noErr)
+        defer { AudioFileClose(input!) }
+        var format = AudioStreamBasicDescription()
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        try #require(AudioFileGetProperty(input!, kAudioFilePropertyDataFormat, &size, &format) == noErr)
+        var cookieSize: UInt32 = 0
+        try #require(AudioFileGetPropertyInfo(input!, kAudioFilePropertyMagicCookieData, &cookieSize, nil) == noErr)
+        var cookie = [UInt8](repeating: 0, count: Int(cookieSize))
+        try #require(AudioFileGetProperty(input!, kAudioFilePropertyMagicCookieData, &cookieSize, &cookie) == noErr)
+        var table = AudioFilePacketTableInfo()
+        size = UInt32(MemoryLayout<AudioFilePacketTableInfo>.size)
+        try #require(AudioFileGetProperty(input!, kAudioFilePropertyPacketTableInfo, &size, &table) == noErr)
+
+        var output: AudioFileID?
+        try #require(AudioFileCreateWithURL(m4a as CFURL, kAudioFileM4AType, &format, .eraseFile, &output) == noErr)
+        #expect(AudioFileSetProperty(output!, kAudioFilePropertyMagicCookieData, cookieSize, cookie) == noErr)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var descriptions = [AudioStreamPacketDescription](repeating: AudioStreamPacketDescription(), count: 64)
+        var packet: Int64 = 0
+        while true {
+            var n: UInt32 = 64, bytes = UInt32(buffer.count)
+            try #require(AudioFileReadPacketData(input!, false, &bytes, &descriptions, packet, &n, &buffer) == noErr)
+            if n == 0 { break }
+            #expect(AudioFileWritePackets(output!, false, bytes, descriptions, packet, &n, buffer) == noErr)
+            packet += Int64(n)
+        }
+        #expect(AudioFileSetProperty(output!, kAudioFilePropertyPacketTableInfo, size, &table) == noErr)
+        #expect(AudioFileClose(output!) == noErr)
+        #expect(try MP3FileTests.ffmpegFloats(m4a) == source.map { Float($0) / 32768 })
+        let (_, packets, back, _, _) = try MP4FileTests.properties(m4a)
+        #expect(Int64(packets) == packet)
+        #expect(back.mNumberValidFrames == 30_000 && back.mPrimingFrames == table.mPrimingFrames && back.mRemainderFrames == table.mRemainderFrames)
+    }
 }
