@@ -24,11 +24,17 @@ import Testing
     /// false leaves the ExtAudioFile open (a writer that is killed) and returns it.
     @discardableResult
     static func write(_ url: URL, type: AudioFileTypeID, format: AudioStreamBasicDescription, _ samples: [Int16], channels: UInt32 = 2,
-                      close: Bool = true) throws -> ExtAudioFileRef? {
+                      close: Bool = true, reserveSeconds: Float64? = nil) throws -> ExtAudioFileRef? {
         var fileFormat = format
         var x: ExtAudioFileRef?
         let created = ExtAudioFileCreateWithURL(url as CFURL, type, &fileFormat, nil, AudioFileFlags.eraseFile.rawValue, &x)
         try #require(created == noErr, "create: \(created)")
+        if var seconds = reserveSeconds {
+            var file: AudioFileID?
+            var size = UInt32(MemoryLayout<AudioFileID?>.size)
+            try #require(ExtAudioFileGetProperty(x!, kExtAudioFileProperty_AudioFile, &size, &file) == noErr)
+            try #require(AudioFileSetProperty(file!, kAudioFilePropertyReserveDuration, 8, &seconds) == noErr)
+        }
         var client = OCAFormat.linearPCM(sampleRate: format.mSampleRate, channels: channels, bitsPerChannel: 16, isFloat: false, interleaved: true)
         try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
         var copy = samples
@@ -218,6 +224,24 @@ import Testing
         #expect(agreement > 60, "SNR of ffmpeg's decode against ours \(agreement) dB")
         #expect(try Self.ffprobe(url, "format=duration") == "200.000000")
         print("Optimized M4A: ffmpeg's decode against ours \(agreement) dB")
+    }
+
+    /// kAudioFilePropertyReserveDuration set before writing 200 s of AAC makes room for the whole 'moov' in front of
+    /// the data: no optimizing needed, and a copy taken before closing already covers all but the last seconds.
+    @Test func reserveDurationKeepsTheMovieInFront() throws {
+        let url = FileSupport.tempURL("m4a")
+        let copy = FileSupport.tempURL("m4a")
+        defer { [url, copy].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let frames = 200 * 44100
+        let source = Self.signal(frames: frames, channels: 1)
+        let open = try #require(try Self.write(url, type: kAudioFileM4AType, format: Self.aac(channels: 1), source, channels: 1, close: false,
+                                               reserveSeconds: 240))
+        try FileManager.default.copyItem(at: url, to: copy)
+        #expect(ExtAudioFileDispose(open) == noErr)
+        #expect(try Self.topLevelBoxes(url) == ["ftyp", "moov", "free", "mdat"])
+        #expect(try MP3FileTests.readFloats(url, channels: 1).count == frames)
+        let partial = try MP3FileTests.readFloats(copy, channels: 1).count
+        #expect(partial >= frames - 10 * 44100 && partial <= frames + 2112, "\(partial) frames before closing")
     }
 
     /// A writer that never closes (killed): the 'moov' rewritten in the reserve during writing covers all but the

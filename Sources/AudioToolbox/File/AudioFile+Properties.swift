@@ -162,7 +162,9 @@ extension AudioFileObject {
             guard size >= 12 else { return kAudioFileBadPropertySizeError }
             return setChannelLayout(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
         case kAudioFilePropertyReserveDuration:
-            return size == 8 ? noErr : kAudioFileBadPropertySizeError  // space is not reserved ahead
+            guard size == 8 else { return kAudioFileBadPropertySizeError }
+            // MPEG-4 written here reserves room for the 'moov' in front of the data; elsewhere nothing is ahead.
+            return isWrittenMP4 ? reserveMovie(seconds: data.loadUnaligned(as: Float64.self)) : noErr
         case kAudioFilePropertyInfoDictionary:
             guard size >= Self.objectSize else { return kAudioFileBadPropertySizeError }
             guard let raw = data.loadUnaligned(as: UnsafeRawPointer?.self),

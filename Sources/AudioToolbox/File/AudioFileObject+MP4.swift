@@ -48,6 +48,28 @@ extension AudioFileObject {
         return noErr
     }
 
+    /// kAudioFilePropertyReserveDuration: room in front of the data for the 'moov' of `seconds` of audio (the
+    /// sample table's 4 bytes a packet and the chunk offsets, with slack), 32 KiB to 64 MiB; before any audio.
+    func reserveMovie(seconds: Double) -> OSStatus {
+        guard case .mp4 = layout.headerPatch else { return noErr }
+        guard layout.dataByteCount == 0 else { return kAudioFileOperationNotSupportedError }
+        guard seconds.isFinite, seconds >= 0 else { return kAudio_ParamError }
+        let f = layout.format
+        let packets = seconds * f.mSampleRate / Double(f.mFramesPerPacket > 0 ? f.mFramesPerPacket : 960)
+        let bytes = Int64(min(max(packets * 5 + 8192, Double(MP4Container.reservedMovieBytes)), Double(1 << 26)))
+        switch MP4Container.create(type: layout.fileType, format: f, magicCookie: layout.magicCookie, reserve: bytes) {
+        case .failure(let e): return e.status
+        case .success(let (header, newLayout)):
+            guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
+            let (table, info) = (layout.packetTable, layout.info)
+            layout = newLayout
+            layout.packetTable = table
+            layout.info = info
+            headerDirty = true
+            return noErr
+        }
+    }
+
     /// Whether the 'moov' comes before the 'mdat' (MPEG-4; every other file is laid out as it stays).
     var isOptimized: Bool {
         guard [kAudioFileM4AType, kAudioFileMPEG4Type, kAudioFileM4BType].contains(layout.fileType) else { return true }

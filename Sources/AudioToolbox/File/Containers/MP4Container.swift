@@ -238,8 +238,8 @@ enum MP4Container: AudioFileContainer {
     static let reservedMovieBytes: Int64 = 32 * 1024
 
     /// A new file: 'ftyp', the reserve, and the 'mdat' header; the 'moov' comes with the header updates.
-    static func create(type: AudioFileTypeID, format requested: AudioStreamBasicDescription,
-                       magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+    static func create(type: AudioFileTypeID, format requested: AudioStreamBasicDescription, magicCookie: [UInt8]?,
+                       reserve: Int64 = reservedMovieBytes) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         guard writableFormats.contains(requested.mFormatID) else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
         var f = CodecRegistry.entry(requested.mFormatID)?.completeFormat(requested, magicCookie) ?? requested
         if f.mFramesPerPacket == 0 {
@@ -258,10 +258,10 @@ enum MP4Container: AudioFileContainer {
         f.mBytesPerPacket = 0
         f.mBytesPerFrame = 0
         let ftyp = MP4Writer.fileTypeBox(type)
-        let header = ftyp + MP4Writer.be(UInt64(reservedMovieBytes), 4) + Array("free".utf8) + [UInt8](repeating: 0, count: Int(reservedMovieBytes) - 8)
+        let header = ftyp + MP4Writer.be(UInt64(reserve), 4) + Array("free".utf8) + [UInt8](repeating: 0, count: Int(reserve) - 8)
             + MP4Writer.be(1, 4) + Array("mdat".utf8) + MP4Writer.be(16, 8)
         var layout = AudioFileLayout(fileType: type, format: f, dataOffset: Int64(header.count), dataByteCount: 0, magicCookie: magicCookie,
-                                     headerPatch: .mp4(reserveOffset: Int64(ftyp.count), reserveSize: reservedMovieBytes))
+                                     headerPatch: .mp4(reserveOffset: Int64(ftyp.count), reserveSize: reserve))
         layout.packetIndex = PacketIndex(variableFrames: f.mFramesPerPacket == 0)
         return .success((header, layout))
     }
