@@ -327,4 +327,22 @@ import Testing
         #expect(Int64(packets) == packet)
         #expect(back.mNumberValidFrames == 30_000 && back.mPrimingFrames == table.mPrimingFrames && back.mRemainderFrames == table.mRemainderFrames)
     }
+
+    /// ffmpeg's M4A (its 'moov' after 'mdat', with its own metadata): AudioFileOptimize on the file opened for writing
+    /// moves the 'moov' in front, keeps ffmpeg's tags, and ffmpeg decodes the same samples as before.
+    @Test func optimizeAnFFmpegFile() throws {
+        let url = try MP4FileTests.make("m4a", codec: ["-c:a", "alac"])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let before = try MP3FileTests.ffmpegFloats(url)
+        let order = try Self.topLevelBoxes(url)
+        try #require(order.firstIndex(of: "moov")! > order.firstIndex(of: "mdat")!, "ffmpeg wrote \(order)")
+        var file: AudioFileID?
+        try #require(AudioFileOpenURL(url as CFURL, .readWritePermission, 0, &file) == noErr)
+        #expect(AudioFileOptimize(file!) == noErr)
+        #expect(AudioFileClose(file!) == noErr)
+        let after = try Self.topLevelBoxes(url)
+        #expect(after.firstIndex(of: "moov")! < after.firstIndex(of: "mdat")!, "\(after)")
+        #expect(try MP3FileTests.ffmpegFloats(url) == before)
+        #expect(try Self.ffprobe(url, "format_tags=title") == "In A Box")
+    }
 }
