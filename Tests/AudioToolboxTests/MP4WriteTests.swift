@@ -160,6 +160,12 @@ import Testing
         #expect(try MP3FileTests.ffmpegFloats(flacURL) == expected)
         #expect(try MP3FileTests.readFloats(flacURL) == expected)
         #expect(try MP4FileTests.properties(flacURL).4 == kAudioFileMPEG4Type)
+        // The dfLa box holds the encoder's final STREAMINFO: its 36-bit total is the source's frame count.
+        let bytes = Array(try Data(contentsOf: flacURL))
+        let dfLa = try #require(bytes.indices.dropLast(3).first { Array(bytes[$0..<$0 + 4]) == Array("dfLa".utf8) })
+        let info = Array(bytes[(dfLa + 12)..<(dfLa + 12 + 34)])
+        let total = info[13...17].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & 0xF_FFFF_FFFF
+        #expect(total == 50_000)
 
         let opusSource = Self.signal(frames: 48000)
         var opus = AudioStreamBasicDescription()

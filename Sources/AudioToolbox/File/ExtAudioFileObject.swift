@@ -386,8 +386,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
             defer { writeSource = nil }
             let status = drainConverter(converter)
             if status != noErr { return status }
-            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileFLACType, let cookie = stage.encoder.magicCookie {
-                // Native FLAC: STREAMINFO takes the encoder's final totals and MD5.
+            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileFLACType || file.isWrittenMP4, let cookie = stage.encoder.magicCookie {
+                // Native FLAC: STREAMINFO takes the encoder's final totals and MD5 (in MPEG-4, the 'moov' takes the final cookie).
                 let s = file.setMagicCookie(cookie)
                 if s != noErr { return s }
             }
