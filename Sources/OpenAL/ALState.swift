@@ -1,17 +1,20 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// The process-wide OpenAL state: open devices, their contexts, the current context, and two locks. The API
 /// lock serialises AL and ALC calls. The render lock guards only what a render callback touches (each
 /// context's bus table and its sources' queues, cursors and states): AL calls take it briefly, inside the
 /// API lock, and only when they touch those; a render callback only tries it. Position, gain and the like
-/// never take it, so the frequent calls cannot make a render slice miss it.
+/// never take it, so the frequent calls cannot make a render slice miss it. The render lock is an atomic flag, not a
+/// mutex: the render side's try and release are one atomic operation each, with no system call (a mutex's unlock may
+/// wake a waiter through the kernel).
 final class ALState: @unchecked Sendable {
     static let shared = ALState()
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let renderMutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let renderBusy = Atomic<Bool>(false)
     var devices: [UnsafeMutableRawPointer: ALDevice] = [:]
     var contexts: [UnsafeMutableRawPointer: ALContext] = [:]
     var current: ALContext?
@@ -25,8 +28,6 @@ final class ALState: @unchecked Sendable {
     private init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
-        renderMutex = .allocate(capacity: 1)
-        pthread_mutex_init(renderMutex, nil)
     }
 
     /// Runs `body` holding the lock (AL and ALC calls only; never from a render callback).
@@ -44,16 +45,19 @@ final class ALState: @unchecked Sendable {
 
     /// Runs `body` holding the render lock (an AL call, already holding the API lock, touching what renders).
     func rendering<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(renderMutex)
-        defer { pthread_mutex_unlock(renderMutex) }
+        // A render holds it for one slice's bookkeeping at most: yield until it lets go.
+        while !renderBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { sched_yield() }
+        defer { renderBusy.store(false, ordering: .releasing) }
         return body()
     }
 
     /// Takes the render lock if it is free (never waits, never allocates): the render callbacks' way in.
-    @inline(__always) func tryLock() -> Bool { pthread_mutex_trylock(renderMutex) == 0 }
+    @inline(__always) func tryLock() -> Bool {
+        renderBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+    }
 
     /// Releases the render lock taken with tryLock.
-    @inline(__always) func unlock() { pthread_mutex_unlock(renderMutex) }
+    @inline(__always) func unlock() { renderBusy.store(false, ordering: .releasing) }
 
     /// The device behind a handle, or nil if the handle is not an open device (never dereferenced blindly).
     func device(_ handle: OpaquePointer?) -> ALDevice? {

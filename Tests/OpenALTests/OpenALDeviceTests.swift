@@ -60,6 +60,107 @@ extension OpenALTests {
             #expect(leftPeak < 0.01)
         }
 
+        /// The book's orbit on the sink: a looping 500 Hz source at 3 m (inverse distance clamped, reference 1: gain 1/3)
+        /// stepped round the listener, 250 ms at each of 16 positions; in the 100 ms block at the middle of each step the
+        /// sink's left and right levels are the equal-power law's (θ = (sin azimuth + 1)·π/4, gains cos θ and sin θ) times
+        /// the distance gain, within 3 % of the full level.
+        @Test func orbitingSourceFollowsThePanningLaw() throws {
+            let device = try #require(alcOpenDevice(nil))
+            let context = try #require(alcCreateContext(device, nil))
+            #expect(alcMakeContextCurrent(context) == ALCboolean(ALC_TRUE))
+            var buffer: ALuint = 0, source: ALuint = 0
+            alGenBuffers(1, &buffer)
+            let samples = Self.tone(seconds: 1, frequency: 500, amplitude: 0.9)
+            alBufferData(buffer, AL_FORMAT_MONO16, samples, ALsizei(samples.count * 2), 44100)
+            alGenSources(1, &source)
+            alSourcei(source, AL_BUFFER, ALint(buffer))
+            alSourcei(source, AL_LOOPING, AL_TRUE)
+            alSource3f(source, AL_POSITION, 0, 0, -3)
+            #expect(alGetError() == AL_NO_ERROR)
+            let capture = try PulseTestServer.Capture()
+            Thread.sleep(forTimeInterval: 0.2)
+            let steps = 16, hold = 0.25
+            alSourcePlay(source)
+            let started = Date()
+            for k in 0..<steps {
+                let azimuth = Double(k) * 2 * Double.pi / Double(steps)
+                alSource3f(source, AL_POSITION, Float(3 * sin(azimuth)), 0, Float(-3 * cos(azimuth)))
+                Thread.sleep(until: started.addingTimeInterval(Double(k + 1) * hold))
+            }
+            alSourceStop(source)
+            Thread.sleep(forTimeInterval: 0.3)
+            let heard = capture.finish()
+            alDeleteSources(1, &source)
+            alDeleteBuffers(1, &buffer)
+            _ = alcMakeContextCurrent(nil)
+            alcDestroyContext(context)
+            #expect(alcCloseDevice(device) == ALCboolean(ALC_TRUE))
+            let onset = try #require(heard[0].indices.first { max(abs(heard[0][$0]), abs(heard[1][$0])) > 0.02 }, "nothing heard")
+            let full = 0.9 / 2.0.squareRoot() / 3  // the tone's RMS at 3 m
+            var worst = 0.0
+            for k in 0..<steps {
+                let azimuth = Double(k) * 2 * Double.pi / Double(steps)
+                let theta = (sin(azimuth) + 1) * Double.pi / 4
+                let start = onset + Int((Double(k) + 0.3) * hold * Self.rate), block = Int(0.1 * Self.rate)
+                guard start + block <= heard[0].count else { Issue.record("capture too short for step \(k)"); break }
+                func rms(_ x: [Float]) -> Double { (x[start..<start + block].reduce(0) { $0 + Double($1) * Double($1) } / Double(block)).squareRoot() }
+                let (l, r) = (rms(heard[0]), rms(heard[1]))
+                let (el, er) = (full * cos(theta), full * sin(theta))
+                worst = max(worst, abs(l - el) / full, abs(r - er) / full)
+                #expect(abs(l - el) < 0.03 * full && abs(r - er) < 0.03 * full,
+                        "step \(k) (azimuth \(Int(azimuth * 180 / .pi))°): heard L \(l) R \(r), expected L \(el) R \(er)")
+            }
+            print("OpenAL orbit on the sink: largest difference from the panning law \(worst * 100) % of the level")
+        }
+
+        /// A streamed source on the sink: three queued buffers of 0.5 s (one continuous 1 kHz tone cut in three) play as
+        /// 1.5 s without a gap, AL_BUFFERS_PROCESSED counts all three back, and the source stops after them.
+        @Test func queuedBuffersPlayWithoutAGap() throws {
+            let device = try #require(alcOpenDevice(nil))
+            let context = try #require(alcCreateContext(device, nil))
+            #expect(alcMakeContextCurrent(context) == ALCboolean(ALC_TRUE))
+            let tone = Self.tone(seconds: 1.5, frequency: 1000, amplitude: 0.5)
+            var buffers = [ALuint](repeating: 0, count: 3), source: ALuint = 0
+            alGenBuffers(3, &buffers)
+            for (i, b) in buffers.enumerated() {
+                let part = Array(tone[(i * 22050)..<((i + 1) * 22050)])
+                alBufferData(b, AL_FORMAT_MONO16, part, ALsizei(part.count * 2), 44100)
+            }
+            alGenSources(1, &source)
+            alSource3f(source, AL_POSITION, 1, 0, 0)
+            alSourceQueueBuffers(source, 3, buffers)
+            #expect(alGetError() == AL_NO_ERROR)
+            let capture = try PulseTestServer.Capture()
+            Thread.sleep(forTimeInterval: 0.2)
+            alSourcePlay(source)
+            var state: ALint = 0, processed: ALint = 0
+            let deadline = Date().addingTimeInterval(5)
+            repeat {
+                Thread.sleep(forTimeInterval: 0.01)
+                alGetSourcei(source, AL_SOURCE_STATE, &state)
+            } while state == AL_PLAYING && Date() < deadline
+            alGetSourcei(source, AL_BUFFERS_PROCESSED, &processed)
+            #expect(state == AL_STOPPED && processed == 3, "state \(state), processed \(processed)")
+            var back = [ALuint](repeating: 0, count: 3)
+            alSourceUnqueueBuffers(source, 3, &back)
+            #expect(back == buffers && alGetError() == AL_NO_ERROR)
+            Thread.sleep(forTimeInterval: 0.4)
+            let heard = capture.finish()[1]
+            alDeleteSources(1, &source)
+            alDeleteBuffers(3, buffers)
+            _ = alcMakeContextCurrent(nil)
+            alcDestroyContext(context)
+            #expect(alcCloseDevice(device) == ALCboolean(ALC_TRUE))
+            let (start, end) = try #require(Self.extent(heard), "nothing heard")
+            let seconds = Double(end - start + 1) / Self.rate
+            let body = heard[(start + 441)...(end - 441)]
+            let gap = ToneAnalysis.longestGap(body)
+            print("OpenAL stream on the sink: heard \(seconds) s, longest gap \(gap) frames")
+            #expect(abs(seconds - 1.5) < 0.05, "heard \(seconds) s")
+            #expect(gap < 8, "gap of \(gap) frames")
+            #expect(abs(ToneAnalysis.fit(body, frequency: 1000, rate: Self.rate).amplitude - 0.5) < 0.02)
+        }
+
         @Test func captureHearsTheMic() throws {
             let device = try #require(alcCaptureOpenDevice(nil, 44100, AL_FORMAT_MONO16, 44100))
             let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(1000, seconds: 3, amplitude: 0.5))

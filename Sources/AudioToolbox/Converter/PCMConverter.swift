@@ -174,7 +174,9 @@ final class PCMConverter: @unchecked Sendable {
         guard !channelMapIsExplicit, inputChannelLayout != nil, outputChannelLayout != nil,
               let from = channelLabels(input: true), let to = channelLabels(input: false),
               from.count == input.channels, to.count == output.channels,
-              from.allSatisfy({ $0 == kAudioChannelLabel_Unused || to.contains($0) }) || to.allSatisfy({ from.contains($0) }) else { return }
+              // Only real labels route: an unused or unknown channel says nothing about where it goes.
+              !(from + to).contains(where: { $0 == kAudioChannelLabel_Unused || $0 == kAudioChannelLabel_Unknown }),
+              from.allSatisfy({ to.contains($0) }) || to.allSatisfy({ from.contains($0) }) else { return }
         channelMap = ChannelMixMatrix.channelMap(from: from, to: to)
         mixesToMono = false
     }

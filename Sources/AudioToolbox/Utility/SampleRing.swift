@@ -41,4 +41,14 @@ final class SampleRing: @unchecked Sendable {
 
     /// Consumer: drops everything waiting.
     func discardAll() { read.store(written.load(ordering: .acquiring), ordering: .releasing) }
+
+    /// Samples written so far (a position `discard(upTo:)` takes).
+    var writePosition: Int { written.load(ordering: .acquiring) }
+
+    /// Drops what was written before `position` and is still unread, keeping anything written after (reader side).
+    func discard(upTo position: Int) {
+        let r = read.load(ordering: .relaxed)
+        let target = min(position, written.load(ordering: .acquiring))
+        if target > r { read.store(target, ordering: .releasing) }
+    }
 }

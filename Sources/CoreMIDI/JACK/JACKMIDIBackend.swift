@@ -146,16 +146,21 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
         }
     }
 
-    /// Drops the client, its ports and every device it showed (their removal is notified).
-    private func disconnectLocked() {
+    /// Drops the client, its ports and every device it showed (their removal is notified). `serverGone`: the server
+    /// shut the client down; then the client is abandoned, not closed: libjack's jack_client_close on a client whose
+    /// server has gone can block for ever on a lock of libjack's own (seen in CI after a test stopped its jackd), so
+    /// the dead client, its rings and state are left allocated (a few kilobytes per server that goes away).
+    private func disconnectLocked(serverGone: Bool = false) {
         guard let c = client, let st = state else { return }
-        jack_client_close(c)  // no process callback runs after this
-        for slot in slots.values {
-            jack_ringbuffer_free(slot.ring)
-            if let r = slot.nowRing { jack_ringbuffer_free(r) }
+        if !serverGone {
+            jack_client_close(c)  // no process callback runs after this
+            for slot in slots.values {
+                jack_ringbuffer_free(slot.ring)
+                if let r = slot.nowRing { jack_ringbuffer_free(r) }
+            }
+            UnsafeMutableRawPointer(st).deallocate()
         }
         slots = [:]
-        UnsafeMutableRawPointer(st).deallocate()
         client = nil
         state = nil
         serverName = nil
@@ -331,7 +336,7 @@ final class JACKMIDIBackend: MIDIEndpointDriver, @unchecked Sendable {
             for (index, slot) in slots where slot.role == .virtualSource(ref) || slot.role == .virtualDestination(ref) { removeSlotLocked(index) }
         }
         if oca_jack_take_flag(&st.pointee.shut_down) != 0 {
-            disconnectLocked()
+            disconnectLocked(serverGone: true)
             lastAttempt = AudioGetCurrentHostTime()
             return false
         }

@@ -35,7 +35,9 @@ package final class SpeechChannelObject: @unchecked Sendable {
     private let ring: SampleRing
     private let synthesizing = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
-    private let discardRequested = Atomic<Bool>(false)
+    /// Where the audio a stop dropped ends in the ring (-1: nothing to drop). A position, not a flag: a new utterance
+    /// written before the next render comes after it and must not be dropped with the old one.
+    private let discardUpTo = Atomic<Int>(-1)
     private let done = DispatchSemaphore(value: 1)
 
     /// A channel producing audio at `outputRate`.
@@ -144,7 +146,7 @@ package final class SpeechChannelObject: @unchecked Sendable {
             done.wait()
             done.signal()
         }
-        discardRequested.store(true, ordering: .releasing)
+        discardUpTo.store(ring.writePosition, ordering: .releasing)
     }
 
     // MARK: Render side
@@ -152,7 +154,8 @@ package final class SpeechChannelObject: @unchecked Sendable {
     /// Fills `frames` frames of every channel of `output` (mono speech on all of them); answers whether any speech
     /// was written. With `wait` (offline rendering), waits for the synthesis instead of playing silence.
     package func render(into output: UnsafeMutableAudioBufferListPointer, frames: Int, wait: Bool) -> Bool {
-        if discardRequested.exchange(false, ordering: .acquiring) { ring.discardAll() }
+        let drop = discardUpTo.exchange(-1, ordering: .acquiring)
+        if drop >= 0 { ring.discard(upTo: drop) }
         guard output.count > 0, let first = output[0].mData?.assumingMemoryBound(to: Float.self) else { return false }
         if wait {
             while ring.count < frames && synthesizing.load(ordering: .acquiring) && !stopRequested.load(ordering: .acquiring) {
