@@ -51,9 +51,16 @@ final class ALState: @unchecked Sendable {
         return body()
     }
 
-    /// Takes the render lock if it is free (never waits, never allocates): the render callbacks' way in.
+    /// Takes the render lock if it is free or freed within a bounded spin (never sleeps, never allocates): the render
+    /// callbacks' way in.
     @inline(__always) func tryLock() -> Bool {
-        renderBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        // AL calls hold it for a few microseconds (a state query, a queue edit): retry a bounded number of times
+        // (tens of microseconds, no system call) before giving the slice up, so that a client polling
+        // AL_SOURCE_STATE does not silence a slice whenever its query meets the render.
+        for _ in 0..<4096 {
+            if renderBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return true }
+        }
+        return false
     }
 
     /// Releases the render lock taken with tryLock.

@@ -57,6 +57,36 @@ extension OpenALTests {
             lb.close(sources: sources, buffers: [b])
         }
 
+        /// A client polling AL_SOURCE_STATE and AL_BUFFERS_PROCESSED in a tight loop (the query takes the render lock for
+        /// a moment) makes no render slice silent: the render waits out such a short hold.
+        @Test func stateQueriesOnAnotherThreadDropNoSlice() throws {
+            let lb = try Loopback()
+            let b = lb.buffer(frames: 44100)
+            let s = lb.source(buffer: b)
+            alDistanceModel(AL_NONE)
+            alSourcePlay(s)
+            _ = lb.render(2048)
+            let stop = ManagedAtomicFlag()
+            let poller = Thread {
+                var state: ALint = 0, processed: ALint = 0
+                while !stop.isSet {
+                    alGetSourcei(s, AL_SOURCE_STATE, &state)
+                    alGetSourcei(s, AL_BUFFERS_PROCESSED, &processed)
+                }
+            }
+            poller.start()
+            var quiet = 0
+            for _ in 0..<400 {
+                let (l, r) = lb.render(128)
+                if zip(l, r).contains(where: { $0 + $1 < 0.3 }) { quiet += 1 }
+            }
+            stop.set()
+            Thread.sleep(forTimeInterval: 0.05)
+            print("render thread: \(quiet) of 400 slices dropped while another thread polled the source's state")
+            #expect(quiet == 0)
+            lb.close(sources: [s], buffers: [b])
+        }
+
         @Test func positionUpdatesOnAnotherThreadDropNoSlice() throws {
             let lb = try Loopback()
             let b = lb.buffer(frames: 44100)
