@@ -67,7 +67,7 @@ extension AudioQueueObject {
         guard !disposed else { return kAudioQueueErr_DisposalPending }
         guard runState == .running else { return noErr }
         if direction == .output && offlineFormat == nil && deviceRunning.load(ordering: .acquiring) {
-            pausedFrames.store(0, ordering: .releasing)
+            pauseFramesToHear.store(deviceHoldFrames(), ordering: .releasing)
             outputPaused.store(true, ordering: .releasing)
             poke()
         } else {

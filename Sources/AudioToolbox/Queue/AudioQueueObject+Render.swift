@@ -77,7 +77,7 @@ extension AudioQueueObject {
             for c in 0..<min(list.count, pcm.channels) {
                 if let p = list[c].mData?.assumingMemoryBound(to: Float.self) { oca_memzero(p, UInt(frames) * 4) }
             }
-            pausedFrames.add(frames, ordering: .releasing)
+            pauseFramesToHear.subtract(frames, ordering: .releasing)
             return 0
         }
         let delay = startDelay.load(ordering: .acquiring)

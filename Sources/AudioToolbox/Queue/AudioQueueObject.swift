@@ -75,9 +75,9 @@ final class AudioQueueObject: @unchecked Sendable {
     let endSampleTime = Atomic<Int>(0)
     /// AudioQueuePause on a playing output queue: the device renders silence (taking nothing from the queue, the
     /// queue's time standing still) until what it already held has been heard, then the queue's thread stops it;
-    /// `pausedFrames` counts the silence.
+    /// `pauseFramesToHear` counts down what the device held at the pause (set once, by pause()).
     let outputPaused = Atomic<Bool>(false)
-    let pausedFrames = Atomic<Int>(0)
+    let pauseFramesToHear = Atomic<Int>(0)
     /// Reset while the device runs: the device thread returns every entry, then sets `resetDone`.
     let resetPending = Atomic<Bool>(false)
     let resetDone = Atomic<Bool>(false)
@@ -444,7 +444,8 @@ final class AudioQueueObject: @unchecked Sendable {
         while true {
             deliverCompletions()
             if playedOut.load(ordering: .acquiring) && heardToTheEnd() { finishPlayOut() }
-            if outputPaused.load(ordering: .acquiring) && pausedFrames.load(ordering: .acquiring) >= deviceHoldFrames() { finishPause() }
+            if outputPaused.load(ordering: .acquiring) && deviceRunning.load(ordering: .acquiring)
+                && pauseFramesToHear.load(ordering: .acquiring) <= 0 { finishPause() }
             deliverNotifications()
             if !dispatcherAlive.load(ordering: .acquiring) { break }
             _ = wake.wait(timeout: .now() + .milliseconds(deviceRunning.load(ordering: .relaxed) ? 2 : 20))
@@ -522,7 +523,7 @@ final class AudioQueueObject: @unchecked Sendable {
 
     /// What the device holds beyond the frame being rendered (its latency, buffer and safety offset at the queue's rate),
     /// plus 20 ms for the sound server's own buffering.
-    private func deviceHoldFrames() -> Int {
+    func deviceHoldFrames() -> Int {
         var latency = 0.0
         if let id = deviceID(), let device = deviceFormat() {
             for selector in [kAudioDevicePropertyLatency, kAudioDevicePropertyBufferFrameSize, kAudioDevicePropertySafetyOffset] {
