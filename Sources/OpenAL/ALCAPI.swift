@@ -59,6 +59,33 @@ public func alcIsRenderFormatSupportedSOFT(_ device: OpaquePointer!, _ freq: ALC
     }
 }
 
+/// A zero-terminated ALC attribute list as (key, value) pairs (at most 32, so a list missing its terminator stops).
+private func attributePairs(_ list: UnsafePointer<ALCint>?) -> [(ALCint, ALCint)] {
+    guard let list else { return [] }
+    var pairs: [(ALCint, ALCint)] = []
+    var i = 0
+    while list[i] != 0, i < 64 {
+        pairs.append((list[i], list[i + 1]))
+        i += 2
+    }
+    return pairs
+}
+
+/// ALC_SOFT_HRTF's request in an attribute list: ALC_HRTF_SOFT's value (ALC_DONT_CARE_SOFT when absent), or nil when
+/// it is not ALC_TRUE / ALC_FALSE / ALC_DONT_CARE_SOFT or ALC_HRTF_ID_SOFT names a data set other than the one (0).
+private func hrtfRequest(_ pairs: [(ALCint, ALCint)]) -> ALCint? {
+    var request = ALC_DONT_CARE_SOFT
+    for (key, value) in pairs {
+        if key == ALC_HRTF_SOFT {
+            guard [ALC_TRUE, ALC_FALSE, ALC_DONT_CARE_SOFT].contains(value) else { return nil }
+            request = value
+        } else if key == ALC_HRTF_ID_SOFT, value != 0 {
+            return nil
+        }
+    }
+    return request
+}
+
 /// Creates a context on a device. Attributes: ALC_FREQUENCY (default 44100, or alcMacOSXMixerOutputRate's);
 /// ALC_MONO_SOURCES + ALC_STEREO_SOURCES (together at least 64, at most 1,024 sources); ALC_HRTF_SOFT (ALC_TRUE,
 /// ALC_FALSE, ALC_DONT_CARE_SOFT) and ALC_HRTF_ID_SOFT 0 (the one HRTF data set);
@@ -69,25 +96,17 @@ public func alcCreateContext(_ device: OpaquePointer!, _ attrlist: UnsafePointer
         let state = ALState.shared
         guard let d = state.device(device) else { state.setALCError(nil, ALC_INVALID_DEVICE); return nil }
         var frequency: Int? = nil, channels: ALCenum? = nil, type: ALCenum? = nil
-        var mono: Int = 0, stereo: Int = 0, hrtf = ALC_DONT_CARE_SOFT
-        if let attrlist {
-            var i = 0
-            while attrlist[i] != 0, i < 64 {
-                let value = attrlist[i + 1]
-                switch attrlist[i] {
-                case ALC_FREQUENCY: frequency = Int(value)
-                case ALC_FORMAT_CHANNELS_SOFT: channels = value
-                case ALC_FORMAT_TYPE_SOFT: type = value
-                case ALC_MONO_SOURCES: mono = Int(value)
-                case ALC_STEREO_SOURCES: stereo = Int(value)
-                case ALC_HRTF_SOFT:
-                    guard [ALC_TRUE, ALC_FALSE, ALC_DONT_CARE_SOFT].contains(value) else { state.setALCError(d, ALC_INVALID_VALUE); return nil }
-                    hrtf = value
-                case ALC_HRTF_ID_SOFT:
-                    guard value == 0 else { state.setALCError(d, ALC_INVALID_VALUE); return nil }
-                default: break
-                }
-                i += 2
+        var mono: Int = 0, stereo: Int = 0
+        let pairs = attributePairs(attrlist)
+        guard let hrtf = hrtfRequest(pairs) else { state.setALCError(d, ALC_INVALID_VALUE); return nil }
+        for (key, value) in pairs {
+            switch key {
+            case ALC_FREQUENCY: frequency = Int(value)
+            case ALC_FORMAT_CHANNELS_SOFT: channels = value
+            case ALC_FORMAT_TYPE_SOFT: type = value
+            case ALC_MONO_SOURCES: mono = Int(value)
+            case ALC_STEREO_SOURCES: stereo = Int(value)
+            default: break
             }
         }
         guard mono >= 0, stereo >= 0 else { state.setALCError(d, ALC_INVALID_VALUE); return nil }
@@ -277,21 +296,7 @@ public func alcGetStringiSOFT(_ device: OpaquePointer!, _ paramName: ALCenum, _ 
 public func alcResetDeviceSOFT(_ device: OpaquePointer!, _ attribs: UnsafePointer<ALCint>!) -> ALCboolean {
     let contexts: [(ALContext, Bool)]? = ALState.shared.locked {
         guard let d = ALState.shared.device(device) else { ALState.shared.setALCError(nil, ALC_INVALID_DEVICE); return nil }
-        var hrtf = ALC_DONT_CARE_SOFT
-        if let attribs {
-            var i = 0
-            while attribs[i] != 0, i < 64 {
-                let value = attribs[i + 1]
-                if attribs[i] == ALC_HRTF_SOFT {
-                    guard [ALC_TRUE, ALC_FALSE, ALC_DONT_CARE_SOFT].contains(value) else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return nil }
-                    hrtf = value
-                } else if attribs[i] == ALC_HRTF_ID_SOFT, value != 0 {
-                    ALState.shared.setALCError(d, ALC_INVALID_VALUE)
-                    return nil
-                }
-                i += 2
-            }
-        }
+        guard let hrtf = hrtfRequest(attributePairs(attribs)) else { ALState.shared.setALCError(d, ALC_INVALID_VALUE); return nil }
         for c in d.contexts { c.hrtfRequest = hrtf }
         return d.contexts.map { ($0, $0.usesHRTF) }
     }
