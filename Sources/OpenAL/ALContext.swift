@@ -264,6 +264,7 @@ final class ALContext {
                         }
                     }
                 }
+                s.publish()
             }
             ALState.shared.unlock()
         }

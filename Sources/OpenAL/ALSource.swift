@@ -1,7 +1,20 @@
+import Synchronization
+
 /// An OpenAL source: its properties and its buffer queue with the play cursor. The AL thread changes it
 /// holding ALState's lock; the render callback of its mixer input advances the cursor holding the same lock
-/// (taken with tryLock), so both see one consistent state.
+/// (taken with tryLock), so both see one consistent state. Whoever moves the cursor publishes state, entry and
+/// frame as one atomic word, which queries read without the render lock (a poller never costs a render its slice).
 final class ALSource {
+    /// What a query needs of the play cursor: one consistent reading.
+    struct Playback {
+        var state: ALenum
+        var current: Int
+        var cursor: Int
+    }
+
+    /// state (2 bits), current (24 bits) and cursor (38 bits), as last published.
+    private let published = Atomic<UInt64>(0)
+
     let id: ALuint
     /// The mixer input this source renders through.
     let bus: Int
@@ -41,22 +54,40 @@ final class ALSource {
 
     var totalFrames: Int { queue.reduce(0) { $0 + $1.frames } }
 
-    /// AL_BUFFERS_PROCESSED: none while looping or for a static source, all once stopped.
-    var processed: Int {
+    /// Publishes state, current and cursor for lock-free queries (by the holder of the render lock, after a change).
+    @inline(__always) func publish() {
+        let code: UInt64 = state == AL_PLAYING ? 1 : state == AL_PAUSED ? 2 : state == AL_STOPPED ? 3 : 0
+        let entry = UInt64(min(max(current, 0), (1 << 24) - 1)), frame = UInt64(min(max(cursor, 0), (1 << 38) - 1))
+        published.store(code << 62 | entry << 38 | frame, ordering: .releasing)
+    }
+
+    /// The play cursor as last published (any thread; the queue itself is read under the API lock).
+    var playback: Playback {
+        let word = published.load(ordering: .acquiring)
+        let code = word >> 62
+        let state = code == 1 ? AL_PLAYING : code == 2 ? AL_PAUSED : code == 3 ? AL_STOPPED : AL_INITIAL
+        return Playback(state: state, current: Int((word >> 38) & ((1 << 24) - 1)), cursor: Int(word & ((1 << 38) - 1)))
+    }
+
+    /// AL_BUFFERS_PROCESSED at `p`: none while looping or for a static source, all once stopped.
+    func processed(at p: Playback) -> Int {
         if looping || type != AL_STREAMING { return 0 }
-        switch state {
+        switch p.state {
         case AL_STOPPED: return queue.count
-        case AL_PLAYING, AL_PAUSED: return min(current, queue.count)
+        case AL_PLAYING, AL_PAUSED: return min(p.current, queue.count)
         default: return 0
         }
     }
 
-    /// The play position in frames from the start of the queue (0 unless playing or paused).
-    var sampleOffset: Int {
-        guard state == AL_PLAYING || state == AL_PAUSED else { return 0 }
+    /// AL_BUFFERS_PROCESSED now (the render lock held).
+    var processed: Int { processed(at: Playback(state: state, current: current, cursor: cursor)) }
+
+    /// The play position at `p` in frames from the start of the queue (0 unless playing or paused).
+    func sampleOffset(at p: Playback) -> Int {
+        guard p.state == AL_PLAYING || p.state == AL_PAUSED else { return 0 }
         var frames = 0
-        for i in 0..<min(current, queue.count) { frames += queue[i].frames }
-        return frames + cursor
+        for i in 0..<min(p.current, queue.count) { frames += queue[i].frames }
+        return frames + p.cursor
     }
 
     /// Moves the cursor to `frame` frames from the start of the queue (the caller has checked the range).

@@ -52,10 +52,10 @@ private func setSource(_ c: ALContext, _ s: ALSource, _ param: ALenum, _ v: [Dou
         guard x >= 0, let b = s.firstBuffer else { c.setError(AL_INVALID_VALUE); return }
         let frame = param == AL_SAMPLE_OFFSET ? Int(x) : param == AL_BYTE_OFFSET ? Int(x) / max(b.bytesPerFrame, 1) : Int(x * Double(b.frequency))
         guard frame < s.totalFrames else { c.setError(AL_INVALID_VALUE); return }
-        ALState.shared.rendering { if s.state == AL_PLAYING || s.state == AL_PAUSED { s.seek(frame) } else { s.pendingOffset = frame } }
+        ALState.shared.rendering(publishing: s) { if s.state == AL_PLAYING || s.state == AL_PAUSED { s.seek(frame) } else { s.pendingOffset = frame } }
     case AL_BUFFER:
         // Only a playing source changes state on its own (to stopped): a stopped or initial one stays so here.
-        guard ALState.shared.rendering({ s.state == AL_INITIAL || s.state == AL_STOPPED }) else { c.setError(AL_INVALID_OPERATION); return }
+        guard s.playback.state == AL_INITIAL || s.playback.state == AL_STOPPED else { c.setError(AL_INVALID_OPERATION); return }
         let id = ALuint(truncatingIfNeeded: Int64(x))
         var buffer: ALBuffer? = nil
         if id != 0 {
@@ -65,7 +65,7 @@ private func setSource(_ c: ALContext, _ s: ALSource, _ param: ALenum, _ v: [Dou
         let queue = buffer.map { [$0] } ?? []
         for b in s.queue { b.references -= 1 }
         buffer?.references += 1
-        ALState.shared.rendering {
+        ALState.shared.rendering(publishing: s) {
             s.queue = queue
             s.type = buffer == nil ? AL_UNDETERMINED : AL_STATIC
             s.current = s.state == AL_STOPPED ? s.queue.count : 0
@@ -82,14 +82,10 @@ private func setSource(_ c: ALContext, _ s: ALSource, _ param: ALenum, _ v: [Dou
     c.update(s)
 }
 
-/// A source parameter's values, or nil (AL_INVALID_ENUM recorded); read under the render lock (states,
-/// cursors and queue positions move on the render thread).
+/// A source parameter's values, or nil (AL_INVALID_ENUM recorded). Read under the API lock only: the play cursor
+/// (which the render thread moves) from its published snapshot, so that polling never holds up a render.
 private func getSource(_ c: ALContext, _ s: ALSource, _ param: ALenum) -> [Double]? {
-    ALState.shared.rendering { getSourceLocked(c, s, param) }
-}
-
-/// getSource's reading, the render lock held.
-private func getSourceLocked(_ c: ALContext, _ s: ALSource, _ param: ALenum) -> [Double]? {
+    let p = s.playback
     func three(_ v: SIMD3<Float>) -> [Double] { [Double(v.x), Double(v.y), Double(v.z)] }
     switch param {
     case AL_PITCH: return [Double(s.pitch)]
@@ -107,16 +103,16 @@ private func getSourceLocked(_ c: ALContext, _ s: ALSource, _ param: ALenum) -> 
     case AL_DIRECTION: return three(s.direction)
     case AL_LOOPING: return [s.looping ? 1 : 0]
     case AL_SOURCE_RELATIVE: return [s.relative ? 1 : 0]
-    case AL_SOURCE_STATE: return [Double(s.state)]
+    case AL_SOURCE_STATE: return [Double(p.state)]
     case AL_SOURCE_TYPE: return [Double(s.type)]
     case AL_BUFFERS_QUEUED: return [Double(s.queue.count)]
-    case AL_BUFFERS_PROCESSED: return [Double(s.processed)]
+    case AL_BUFFERS_PROCESSED: return [Double(s.processed(at: p))]
     case AL_BUFFER:
-        let b = s.type == AL_STATIC ? s.queue.first : (s.current < s.queue.count ? s.queue[s.current] : s.queue.last)
+        let b = s.type == AL_STATIC ? s.queue.first : (p.current < s.queue.count ? s.queue[p.current] : s.queue.last)
         return [Double(b?.id ?? 0)]
-    case AL_SAMPLE_OFFSET: return [Double(s.sampleOffset)]
-    case AL_BYTE_OFFSET: return [Double(s.sampleOffset * (s.firstBuffer?.bytesPerFrame ?? 0))]
-    case AL_SEC_OFFSET: return [Double(s.sampleOffset) / Double(s.firstBuffer?.frequency ?? 1)]
+    case AL_SAMPLE_OFFSET: return [Double(s.sampleOffset(at: p))]
+    case AL_BYTE_OFFSET: return [Double(s.sampleOffset(at: p) * (s.firstBuffer?.bytesPerFrame ?? 0))]
+    case AL_SEC_OFFSET: return [Double(s.sampleOffset(at: p)) / Double(s.firstBuffer?.frequency ?? 1)]
     default:
         c.setError(AL_INVALID_ENUM)
         return nil
@@ -152,7 +148,7 @@ public func alDeleteSources(_ n: ALsizei, _ sources: UnsafePointer<ALuint>!) {
         for i in 0..<Int(n) where c.sources[sources[i]] == nil { c.setError(AL_INVALID_NAME); return }
         for i in 0..<Int(n) {
             guard let s = c.sources.removeValue(forKey: sources[i]) else { continue }
-            ALState.shared.rendering {
+            ALState.shared.rendering(publishing: s) {
                 s.state = AL_STOPPED
                 c.voices[s.bus] = nil
             }
@@ -285,7 +281,7 @@ private func transition(_ n: ALsizei, _ sources: UnsafePointer<ALuint>?, _ chang
         for i in 0..<Int(n) where c.sources[sources[i]] == nil { c.setError(AL_INVALID_NAME); return }
         for i in 0..<Int(n) {
             let s = c.sources[sources[i]]!
-            s.audible = ALState.shared.rendering {
+            s.audible = ALState.shared.rendering(publishing: s) {
                 change(c, s)
                 return s.state == AL_PLAYING
             }
@@ -378,7 +374,7 @@ public func alSourceUnqueueBuffers(_ source: ALuint, _ nb: ALsizei, _ buffers: U
         guard nb >= 0 else { c.setError(AL_INVALID_VALUE); return }
         guard nb > 0 else { return }
         guard let buffers else { c.setError(AL_INVALID_VALUE); return }
-        let removed: [ALBuffer]? = ALState.shared.rendering {
+        let removed: [ALBuffer]? = ALState.shared.rendering(publishing: s) {
             guard s.type == AL_STREAMING, Int(nb) <= s.processed else { return nil }
             let removed = Array(s.queue.prefix(Int(nb)))
             s.queue.removeFirst(Int(nb))

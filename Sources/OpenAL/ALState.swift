@@ -51,6 +51,15 @@ final class ALState: @unchecked Sendable {
         return body()
     }
 
+    /// Runs `body` holding the render lock, then publishes `source`'s play cursor for lock-free queries.
+    func rendering<T>(publishing source: ALSource, _ body: () -> T) -> T {
+        rendering {
+            let result = body()
+            source.publish()
+            return result
+        }
+    }
+
     /// Takes the render lock if it is free or freed within a bounded spin (never sleeps, never allocates): the render
     /// callbacks' way in.
     @inline(__always) func tryLock() -> Bool {
