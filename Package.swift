@@ -108,7 +108,7 @@ let package = Package(
 
         .executableTarget(name: "sine-demo", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/sine-demo"),
         // What the tools share (format and error text in Apple's style); not a product.
-        .target(name: "ToolSupport", dependencies: ["AudioToolbox"], path: "Sources/Tools/ToolSupport"),
+        .target(name: "ToolSupport", dependencies: ["AudioToolbox", "AudioDSP"], path: "Sources/Tools/ToolSupport"),
         .executableTarget(name: "afinfo", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afinfo"),
         .executableTarget(name: "afconvert", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afconvert"),
         .executableTarget(name: "afplay", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/afplay"),

@@ -65,6 +65,9 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
     private func reopen() throws(OSStatusError) {
         if context != nil { avcodec_free_context(&context) }
         opened = false
+        // Apple's codec prints nothing: libavcodec's encoder reports statistics ("Qavg: ...") at its default log level,
+        // so that level (and only it: a client that chose one keeps it) is lowered to errors.
+        if av_log_get_level() == AV_LOG_INFO { av_log_set_level(AV_LOG_ERROR) }
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC), let ctx = avcodec_alloc_context3(codec) else {
             throw OSStatusError(kAudioConverterErr_FormatNotSupported)
         }

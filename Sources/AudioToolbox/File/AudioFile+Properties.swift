@@ -24,8 +24,9 @@ extension AudioFileObject {
         case kAudioFilePropertyChannelLayout:
             guard let l = layout.channelLayout else { return writable && layout.dataByteCount == 0 ? (0, true) : nil }
             return (UInt32(l.count), writable && layout.dataByteCount == 0)
-        // Settable where the file keeps it as text: MPEG-4 written here ('ilst' items, built with the 'moov').
-        case kAudioFilePropertyInfoDictionary: return (Self.objectSize, writable && isWrittenMP4)
+        // Settable where the file keeps it as text: MPEG-4 written here ('ilst' items, built with the 'moov') and CAF
+        // (an 'info' chunk after the audio data).
+        case kAudioFilePropertyInfoDictionary: return (Self.objectSize, writable && (isWrittenMP4 || layout.fileType == kAudioFileCAFType))
         case kAudioFilePropertyMarkerList:
             guard layout.fileType == kAudioFileCAFType else { return nil }
             let count = CAFMarkers.markers(layout)?.1.count ?? 0
@@ -173,6 +174,12 @@ extension AudioFileObject {
             for (key, value) in dictionary {
                 guard let k = key as? String else { continue }
                 if let v = value as? String { info[k] = v } else if let n = value as? NSNumber { info[k] = n.stringValue }
+            }
+            if layout.fileType == kAudioFileCAFType {
+                layout.trailingChunks.removeAll { $0.0 == CAFContainer.info }
+                if !info.isEmpty { layout.trailingChunks.append((CAFContainer.info, CAFContainer.infoBody(info))) }
+            } else if !isWrittenMP4 {
+                return kAudioFileUnsupportedPropertyError
             }
             layout.info = info
             markHeaderDirty()

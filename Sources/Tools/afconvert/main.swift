@@ -81,8 +81,16 @@ let usage = """
             sample rate converter quality: 0-127 (the converter's default: 96)
         { --src-complexity } src_complexity
             sample rate converter complexity: line, norm, bats
+        { -b | --bitrate } total_bit_rate_bps
+            the encoder's bit rate, e.g. 128000 (AAC, Opus)
         { -q | --quality } codec_quality
-            codec quality 0-127 (accepted; linear PCM has no codec)
+            codec quality 0-127 (the encoder's; FLAC: compression level 0-8 over the range;
+            linear PCM has no codec)
+        --soundcheck-generate
+            analyze the input's loudness (ITU-R BS.1770 / EBU R 128) and add Sound Check
+            data to the output file (CAF: its info chunk; MPEG-4: iTunNORM and loudness items)
+        --soundcheck-read
+            read Sound Check data from the input file and set it on the output file
         { -o } output_file
             the output file (instead of the second direct argument)
         { -v | --verbose }
@@ -104,6 +112,10 @@ var mixChannels = false
 var srcQuality: UInt32?
 var srcComplexity: UInt32?
 var verbose = false
+var codecQuality: UInt32?
+var bitRate: UInt32?
+var soundCheckGenerate = false
+var soundCheckRead = false
 
 do {
     var args = CommandLine.arguments.dropFirst()[...]
@@ -168,7 +180,13 @@ do {
             default: fail("invalid sample rate converter complexity \"\(v)\": expected line, norm or bats")
             }
         case "-q", "--quality":
-            _ = number(arg, value(arg), 0...127)
+            codecQuality = number(arg, value(arg), 0...127)
+        case "-b", "--bitrate":
+            bitRate = number(arg, value(arg), 1...UInt32.max)
+        case "--soundcheck-generate":
+            soundCheckGenerate = true
+        case "--soundcheck-read":
+            soundCheckRead = true
         case "-o":
             let v = value(arg)
             if outputPath != nil { fail("more than one output file (\"\(v)\"): this afconvert writes one output file") }
@@ -441,6 +459,28 @@ if exchangesFloat {
     }
 }
 
+// -b and -q go to the encoder ExtAudioFile made for the client format (before any audio reaches it).
+if bitRate != nil || codecQuality != nil {
+    guard compressedOutput != nil, let converter = extProperty(outputAudio, kExtAudioFileProperty_AudioConverter, AudioConverterRef?.none),
+          let converter else {
+        ExtAudioFileDispose(outputAudio)
+        ExtAudioFileDispose(input)
+        outputFile.discard()
+        fail("-b and -q set an encoder's bit rate and quality; \(describe(outputFileFormat).trimmingCharacters(in: .whitespaces)) has no encoder")
+    }
+    for (id, value, option) in [(kAudioConverterEncodeBitRate, bitRate, "-b"), (kAudioConverterCodecQuality, codecQuality, "-q")] {
+        guard var v = value else { continue }
+        let set = AudioConverterSetProperty(converter, id, 4, &v)
+        if set != noErr {
+            ExtAudioFileDispose(outputAudio)
+            ExtAudioFileDispose(input)
+            outputFile.discard()
+            fail("the encoder does not take \(option) \(v): \(describe(set))")
+        }
+    }
+    _ = ExtAudioFileSetProperty(outputAudio, kExtAudioFileProperty_ConverterConfig, UInt32(MemoryLayout<UnsafeRawPointer?>.size), [UnsafeRawPointer?.none])
+}
+
 /// Disposes both files, removes what this run wrote (never a file that was there before) and exits with status 1.
 @MainActor func abandon(_ text: String) -> Never {
     ExtAudioFileDispose(outputAudio)
@@ -453,6 +493,37 @@ if exchangesFloat {
 if let layout = outputLayoutTag.map(layoutBytes) ?? (outputChannels == inputFormat.mChannelsPerFrame ? fileLayout(input) : nil) {
     let set = layout.withUnsafeBytes { ExtAudioFileSetProperty(outputAudio, kExtAudioFileProperty_FileChannelLayout, UInt32($0.count), $0.baseAddress!) }
     if set != noErr && (verbose || outputLayoutTag != nil) { warn("(the channel layout could not be written: \(describe(set)))") }
+}
+
+// Sound Check: measured on the input (its every frame, as the listener hears the source) or read from it, and set
+// on the output file's info dictionary, which CAF and MPEG-4 keep.
+if soundCheckGenerate || soundCheckRead {
+    var entries: [String: String] = [:]
+    if soundCheckGenerate {
+        do {
+            let m = try SoundCheck.measure(url(inputPath))
+            entries = SoundCheck.info(m)
+            if verbose {
+                print(String(format: "Loudness: %.2f LUFS integrated, %.2f LU range, true peak %@, Sound Check gain %.2f dB", m.integrated, m.range,
+                             entries[SoundCheck.truePeakKey] ?? "", SoundCheck.referenceLoudness - m.integrated))
+            }
+        } catch {
+            abandon("can't analyze the loudness of \(inputPath): \(describe(OSStatus((error as NSError).code)))")
+        }
+    } else if let source = extProperty(input, kExtAudioFileProperty_AudioFile, AudioFileID?.none), let source {
+        var dictionary: Unmanaged<CFDictionary>?
+        var size = UInt32(MemoryLayout<Unmanaged<CFDictionary>?>.size)
+        if AudioFileGetProperty(source, kAudioFilePropertyInfoDictionary, &size, &dictionary) == noErr, let dictionary {
+            let d = dictionary.takeRetainedValue() as NSDictionary
+            for key in SoundCheck.keys { if let v = d[key] { entries[key] = "\(v)" } }
+        }
+        if entries.isEmpty { warn("afconvert: \(inputPath) has no Sound Check data to read") }
+    }
+    if !entries.isEmpty, let target = extProperty(outputAudio, kExtAudioFileProperty_AudioFile, AudioFileID?.none), let target {
+        var dictionary = entries as NSDictionary
+        let set = withUnsafeMutablePointer(to: &dictionary) { AudioFileSetProperty(target, kAudioFilePropertyInfoDictionary, UInt32(MemoryLayout<NSDictionary>.size), $0) }
+        if set != noErr { warn("afconvert: (a \(quoted(outputType)) file cannot hold Sound Check data: \(describe(set)))") }
+    }
 }
 
 if verbose {

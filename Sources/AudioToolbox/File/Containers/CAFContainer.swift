@@ -161,6 +161,14 @@ enum CAFContainer: AudioFileContainer {
         for i in 0..<min(Int(count), strings.count / 2) { dict[strings[2 * i]] = strings[2 * i + 1] }
     }
 
+    /// An 'info' chunk's body: the count, then each key and value NUL-terminated (keys sorted, for stable files).
+    static func infoBody(_ info: [String: String]) -> [UInt8] {
+        var w = ByteWriter()
+        w.be(UInt64(info.count), 4)
+        for (k, v) in info.sorted(by: { $0.key < $1.key }) { w.append(Array(k.utf8) + [0] + Array(v.utf8) + [0]) }
+        return w.bytes
+    }
+
     static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         if f.mFormatID != kAudioFormatLinearPCM { return createCompressed(format: f, channelLayout: channelLayout, magicCookie: magicCookie) }
         guard let pcm = PCMFormat(f), pcm.isInterleaved, pcm.layout.fractionBits == 0,

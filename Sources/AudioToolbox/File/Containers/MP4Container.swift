@@ -20,6 +20,9 @@ enum MP4Container: AudioFileContainer {
         "\u{A9}wrt": kAFInfoDictionary_Composer, "cprt": kAFInfoDictionary_Copyright, "\u{A9}too": kAFInfoDictionary_EncodingApplication,
     ]
 
+    /// The info-dictionary key iTunNORM (Sound Check's volume adjustment) is read into and written from.
+    static let soundCheckKey = "sound check"
+
     static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> {
         let invalid = Result<AudioFileLayout, OSStatusError>.failure(OSStatusError(kAudioFileInvalidFileError))
         let top = MP4Box.children(store, from: 0, to: store.size, limit: 1000)
@@ -211,7 +214,10 @@ enum MP4Container: AudioFileContainer {
                 info[kAFInfoDictionary_TrackNumber] = String(Int(value[2]) << 8 | Int(value[3]))
             } else if key == "----" {
                 let name = parts.first(where: { $0.type == OCAFormat.fourCharCode("name") })?.body(store, limit: 256).map { String(decoding: $0.dropFirst(4), as: UTF8.self) }
-                if name == "iTunSMPB" {
+                if let name, name != "iTunSMPB" {
+                    // Other iTunes freeform items are kept by name (iTunNORM, Sound Check's gains, as "sound check").
+                    info[name == "iTunNORM" ? soundCheckKey : name] = String(decoding: value, as: UTF8.self)
+                } else if name == "iTunSMPB" {
                     let fields = String(decoding: value, as: UTF8.self).split(separator: " ").compactMap { UInt64($0, radix: 16) }
                     if fields.count >= 4 {
                         table = AudioFilePacketTableInfo(mNumberValidFrames: Int64(clamping: fields[3]), mPrimingFrames: Int32(clamping: fields[1]),

@@ -141,6 +141,12 @@ enum MP4Writer {
             let type = atom.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
             items += be(UInt64(8 + 16 + value.utf8.count), 4) + type + text(value)
         }
+        // Keys that are no iTunes atom go into freeform items (Sound Check as iTunNORM), as iTunes keeps its own.
+        let named = Set(MP4Container.ilstKeys.values).union([kAFInfoDictionary_TrackNumber, kAFInfoDictionary_ApproximateDurationInSeconds])
+        for (key, value) in layout.info.sorted(by: { $0.key < $1.key }) where !named.contains(key) {
+            let name = key == MP4Container.soundCheckKey ? "iTunNORM" : key
+            items += box("----", fullBox("mean", Array("com.apple.iTunes".utf8)) + fullBox("name", Array(name.utf8)) + text(value))
+        }
         if layout.packetTable != nil {
             let fields = [0, priming, remainder].map { hex($0, 8) } + [hex(valid, 16)] + Array(repeating: hex(0, 8), count: 8)
             let smpb = " " + fields.joined(separator: " ")
