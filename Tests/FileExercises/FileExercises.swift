@@ -167,7 +167,7 @@ public func exerciseExtAudioFile(_ data: UnsafeRawBufferPointer, selector: UInt8
     if ExtAudioFileSeek(x, length / 2) == noErr { read(frameLimit / 4) }
 }
 
-/// Opens `data` (no hint) and prints afinfo's full and brief reports into memory.
+/// Opens `data` (no hint) and prints afinfo's full, brief, info-only and XML reports into memory.
 public func exerciseReport(_ data: UnsafeRawBufferPointer) {
     let m = MemoryFile(data)
     let client = Unmanaged.passUnretained(m).toOpaque()
@@ -176,6 +176,8 @@ public func exerciseReport(_ data: UnsafeRawBufferPointer) {
     var report = AudioFileReport()
     printFull("fuzz", f, to: &report)
     printBrief("fuzz", f, to: &report)
+    printInfoOnly("fuzz", f, to: &report)
+    AudioFileXMLReport.element("fuzz", f, to: &report)
     AudioFileClose(f)
 }
 

@@ -63,60 +63,58 @@ let approximateDurationKey = "approximate duration in seconds"
 
 /// afinfo's full report of an open file, appended to `out`.
 public func printFull(_ path: String, _ file: AudioFileID, to out: inout AudioFileReport) {
-    let type: AudioFileTypeID = property(file, kAudioFilePropertyFileFormat, 0) ?? 0
+    let s = AudioFileSummary(file)
     out.line("File:           \(path)")
-    out.line("File type ID:   \(fourCharacters(type) ?? String(format: "0x%08X", type))")
-    let tracks: UInt32 = property(file, kAudioFilePropertyAudioTrackCount, 1) ?? 1
-    out.line("Num Tracks:     \(tracks)")
+    out.line("File type ID:   \(s.fileTypeName)")
+    out.line("Num Tracks:     \(s.tracks)")
     out.line("----")
-    guard let format: AudioStreamBasicDescription = property(file, kAudioFilePropertyDataFormat, AudioStreamBasicDescription()) else {
+    guard let format = s.format else {
         out.warning("afinfo: AudioFileGetProperty(kAudioFilePropertyDataFormat) failed for \(path)")
         out.line("----")
         return
     }
     out.line("Data format:    " + describe(format))
-    if let layout = channelLayout(file), let name = channelLayoutName(layout) {
+    if let name = s.channelLayout {
         out.line("Channel layout: \(name)")
     } else {
         out.line("                no channel layout.")
     }
-    if let duration: Float64 = property(file, kAudioFilePropertyEstimatedDuration, 0) {
-        out.line(String(format: "estimated duration: %f sec", duration))
-    }
-    if let bytes: UInt64 = property(file, kAudioFilePropertyAudioDataByteCount, 0) { out.line("audio bytes: \(bytes)") }
-    if let packets: UInt64 = property(file, kAudioFilePropertyAudioDataPacketCount, 0) { out.line("audio packets: \(packets)") }
-    if let table: AudioFilePacketTableInfo = property(file, kAudioFilePropertyPacketTableInfo, AudioFilePacketTableInfo()) {
-        // In 128 bits: a hostile packet table's three counts can overflow 64.
-        let total = Int128(table.mNumberValidFrames) + Int128(table.mPrimingFrames) + Int128(table.mRemainderFrames)
-        out.line("audio \(table.mNumberValidFrames) valid frames + \(table.mPrimingFrames) priming + \(table.mRemainderFrames) remainder = \(total)")
-    }
-    if let bitRate: UInt32 = property(file, kAudioFilePropertyBitRate, 0) { out.line("bit rate: \(bitRate) bits per second") }
-    if let bound: UInt32 = property(file, kAudioFilePropertyPacketSizeUpperBound, 0) { out.line("packet size upper bound: \(bound)") }
-    if let maximum: UInt32 = property(file, kAudioFilePropertyMaximumPacketSize, 0) { out.line("maximum packet size: \(maximum)") }
-    if let offset: Int64 = property(file, kAudioFilePropertyDataOffset, 0) { out.line("audio data file offset: \(offset)") }
-    if let optimized: UInt32 = property(file, kAudioFilePropertyIsOptimized, 0) { out.line(optimized != 0 ? "optimized" : "not optimized") }
-    if let depth: Int32 = property(file, kAudioFilePropertySourceBitDepth, 0), depth != 0 {
-        // Negative depths mean floating point; Audio File Services may also give the float's positive width.
-        let isFloat = depth < 0 || (format.mFormatID == kAudioFormatLinearPCM && format.mFormatFlags & kAudioFormatFlagIsFloat != 0)
-        out.line("source bit depth: \(isFloat ? "F" : "I")\(abs(depth))")
-    }
-    let info = infoDictionary(file).filter { $0.0 != approximateDurationKey }
-    if !info.isEmpty {
-        out.line("info dictionary:")
-        for (key, value) in info { out.line("    " + key.padding(toLength: max(40, key.count + 1), withPad: " ", startingAt: 0) + value) }
-    }
+    if let duration = s.duration { out.line(String(format: "estimated duration: %f sec", duration)) }
+    if let bytes = s.audioBytes { out.line("audio bytes: \(bytes)") }
+    if let packets = s.audioPackets { out.line("audio packets: \(packets)") }
+    if let line = s.packetTableLine { out.line(line) }
+    if let bitRate = s.bitRate { out.line("bit rate: \(bitRate) bits per second") }
+    if let bound = s.packetSizeUpperBound { out.line("packet size upper bound: \(bound)") }
+    if let maximum = s.maximumPacketSize { out.line("maximum packet size: \(maximum)") }
+    if let offset = s.dataOffset { out.line("audio data file offset: \(offset)") }
+    if let optimized = s.optimized { out.line(optimized ? "optimized" : "not optimized") }
+    if let depth = s.sourceBitDepth { out.line("source bit depth: \(depth)") }
+    printInfoDictionary(s, to: &out)
+    out.line("----")
+}
+
+/// The info dictionary's lines, as the full report ends (nothing when it is empty).
+func printInfoDictionary(_ s: AudioFileSummary, to out: inout AudioFileReport) {
+    guard !s.info.isEmpty else { return }
+    out.line("info dictionary:")
+    for (key, value) in s.info { out.line("    " + key.padding(toLength: max(40, key.count + 1), withPad: " ", startingAt: 0) + value) }
+}
+
+/// `afinfo -i`: the file's name and type, then its info dictionary only.
+public func printInfoOnly(_ path: String, _ file: AudioFileID, to out: inout AudioFileReport) {
+    let s = AudioFileSummary(file)
+    out.line("File:           \(path)")
+    out.line("File type ID:   \(s.fileTypeName)")
+    if s.info.isEmpty { out.line("                no info dictionary.") } else { printInfoDictionary(s, to: &out) }
     out.line("----")
 }
 
 /// `afinfo -b`: `path, WAVE, Num Tracks:     1` / `----` / `1.000 sec, format:   2 ch,  44100 Hz, Int16, interleaved`.
 public func printBrief(_ path: String, _ file: AudioFileID, to out: inout AudioFileReport) {
-    let type: AudioFileTypeID = property(file, kAudioFilePropertyFileFormat, 0) ?? 0
-    let tracks: UInt32 = property(file, kAudioFilePropertyAudioTrackCount, 1) ?? 1
-    out.line("\(path), \(fourCharacters(type) ?? String(format: "0x%08X", type)), Num Tracks:     \(tracks)")
+    let s = AudioFileSummary(file)
+    out.line("\(path), \(s.fileTypeName), Num Tracks:     \(s.tracks)")
     out.line("----")
-    let duration: Float64 = property(file, kAudioFilePropertyEstimatedDuration, 0) ?? 0
-    if let format: AudioStreamBasicDescription = property(file, kAudioFilePropertyDataFormat, AudioStreamBasicDescription()) {
-        out.line(String(format: "%.3f sec, format: ", duration) + " " + describe(format))
+    if let format = s.format {
+        out.line(String(format: "%.3f sec, format: ", s.duration ?? 0) + " " + describe(format))
     }
 }
-

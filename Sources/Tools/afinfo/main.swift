@@ -1,7 +1,7 @@
 // afinfo: prints what Audio File Services says about audio files, in the layout of Apple's
 // /usr/bin/afinfo. Uses only the public AudioToolbox API (AudioFileOpenURL, AudioFileGetProperty,
 // AudioFileGetPropertyInfo).
-//   afinfo [-b | --brief] [-r | --real] audio_file...
+//   afinfo [-b | --brief] [-i | --info] [-x | --xml] [-r | --real] audio_file...
 import AudioToolbox
 import ToolSupport
 
@@ -18,12 +18,18 @@ func usage() -> String {
         {-r --real}
             get the estimated duration after obtaining the real packet count
             (linear PCM files always have an exact packet count)
+        {-i --info}
+            print the file's info dictionary only
+        {-x --xml}
+            print the report as XML (one <audio_file> element per file)
     """
 }
 
 // MARK: Main
 
 var brief = false
+var infoOnly = false
+var xml = false
 var paths: [String] = []
 var onlyFiles = false
 for argument in CommandLine.arguments.dropFirst() {
@@ -37,6 +43,8 @@ for argument in CommandLine.arguments.dropFirst() {
         print(usage())
         exit(0)
     case "-b", "--brief": brief = true
+    case "-i", "--info": infoOnly = true
+    case "-x", "--xml": xml = true
     case "-r", "--real": break
     default:
         warn("afinfo: unknown option: \(argument)")
@@ -50,6 +58,7 @@ guard !paths.isEmpty else {
 }
 
 var failures = 0
+if xml { print(AudioFileXMLReport.header, terminator: "") }
 for path in paths {
     let url = CFURLCreateWithFileSystemPath(kCFAllocatorDefault, path as CFString, .cfurlposixPathStyle, false)!
     var file: AudioFileID?
@@ -60,10 +69,19 @@ for path in paths {
         continue
     }
     var report = AudioFileReport()
-    if brief { printBrief(path, file, to: &report) } else { printFull(path, file, to: &report) }
+    if xml {
+        AudioFileXMLReport.element(path, file, to: &report)
+    } else if infoOnly {
+        printInfoOnly(path, file, to: &report)
+    } else if brief {
+        printBrief(path, file, to: &report)
+    } else {
+        printFull(path, file, to: &report)
+    }
     print(report.text, terminator: "")
     for w in report.warnings { warn(w) }
     AudioFileClose(file)
 }
+if xml { print(AudioFileXMLReport.footer, terminator: "") }
 fflush(nil)
 exit(failures == 0 ? 0 : 1)
