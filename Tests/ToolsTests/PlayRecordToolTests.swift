@@ -6,6 +6,34 @@ import Testing
 /// afplay and afrecord: offline rendering checked sample by sample, and both tools against the PulseAudio
 /// server (afplay's output heard on the "out" monitor; afrecord's file read back by sox).
 @Suite(.serialized, .audioServer) struct PlayRecordToolTests {
+    /// afplay -o writes what -f and --data ask: 24-bit and float linear PCM carry the 16-bit source's samples exactly,
+    /// another rate is converted, an .m4a is AAC and a CAF holds FLAC (ffprobe names codec and rate of each); a file
+    /// type that cannot hold the format is refused and nothing is left behind.
+    @Test func afplayOutputTakesFileTypeAndDataFormat() throws {
+        let input = Fixture.tempURL("wav")
+        let outputs = ["wav", "aifc", "caf", "m4a", "caf", "wav"].map { Fixture.tempURL($0) }
+        defer { ([input] + outputs).forEach { try? FileManager.default.removeItem(at: $0) } }
+        try Fixture.writeWAV(input)
+        let cases: [([String], String)] = [
+            (["--data", "LEI24"], "pcm_s24le,44100"), (["-f", "AIFC", "--data", "BEF32"], "pcm_f32be,44100"),
+            (["--data", "LEF32@48000"], "pcm_f32le,48000"), ([], "aac,44100"), (["--data", "flac"], "flac,44100"),
+        ]
+        let source = try Fixture.readFloat(input).samples
+        for (i, (arguments, expected)) in cases.enumerated() {
+            let r = try Tools.run("afplay", arguments + ["-o", outputs[i].path, input.path])
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            let probe = try AfconvertMP4Tests.ffprobe(outputs[i])
+            #expect(probe.hasPrefix(expected), "\(arguments): ffprobe \(probe)")
+            if i < 2 {
+                let rendered = try Fixture.readFloat(outputs[i]).samples
+                #expect(rendered == source, "\(arguments): the samples changed")
+            }
+        }
+        let refused = try Tools.run("afplay", ["--data", "aac", "-o", outputs[5].path, input.path])
+        #expect(refused.status == 1 && refused.stderr.contains("fmt?"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: outputs[5].path))
+    }
+
     /// afplay -o renders the file unchanged (16-bit in, 16-bit out), scaled by -v, cut by -t.
     @Test func afplayRendersToAFile() throws {
         let input = Fixture.tempURL("wav"), output = Fixture.tempURL("wav"), short = Fixture.tempURL("caf")

@@ -33,7 +33,13 @@ let usage = """
       {-d | --debug}
         debug print output
       {-o | --output} FILE
-        render into FILE (type from its extension) instead of playing; needs no sound device
+        (ours) render into FILE instead of playing; needs no sound device. Its type comes from -f or the
+        extension (.wav .aif .caf .m4a ...), its data format from --data or is 16-bit integer
+      {-f | --file} FILE_TYPE
+        (ours, with -o) the output file's type, a four-char code as afconvert's -f: WAVE, AIFF, caff, m4af
+      --data DATA_FORMAT
+        (ours, with -o) the output's data format as afconvert's -d: LEI24, F32, BEI16@48000, aac, alac, flac
+        (-d is Apple's debug flag here)
       --eq BASS,MID,TREBLE
         (ours) equalize with AUNBandEQ: low shelf at 100 Hz, peak at 1 kHz, high shelf at 8 kHz, gains in dB
       --reverb ROOM
@@ -53,6 +59,8 @@ var rate: Float?
 var quality: UInt32 = 0
 var debug = false
 var outputPath: String?
+var outputType: AudioFileTypeID?
+var outputData: DataFormatSpec?
 var eqGains: [Float]?
 var reverbRoom: UInt32?
 var limit = false
@@ -80,6 +88,13 @@ do {
         case "-q", "--rq": quality = UInt32(number(arg, 0...1))
         case "-d", "--debug": debug = true
         case "-o", "--output": outputPath = value(arg)
+        case "-f", "--file":
+            let v = value(arg).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            guard let code = fourCharCode(v), writableTypes().contains(code) else {
+                fail("invalid output file type \"\(v)\": use one of " + writableTypes().map(quoted).joined(separator: ", "))
+            }
+            outputType = code
+        case "--data": outputData = parseDataFormat(value(arg), fail: fail)
         case "--eq":
             let text = value(arg)
             let gains = text.split(separator: ",").compactMap { Float($0) }
@@ -301,16 +316,49 @@ let framesToPlay = min(playFrames, limitFrames)
 if let outputPath {
     // MARK: Render offline into a file
     let ext = (outputPath as NSString).pathExtension
-    guard let type = typesForExtension(ext).first(where: writableTypes().contains) else {
-        fail("can't tell the file type of \(outputPath) from its extension (.wav, .aif, .caf)")
+    guard let type = outputType ?? typesForExtension(ext).first(where: writableTypes().contains) else {
+        fail("can't tell the file type of \(outputPath) from its extension (.wav, .aif, .caf, .m4a); give -f")
     }
     var fileDataFormat = pcmFormat(rate: fileFormat.mSampleRate, channels: channels,
                                    flags: kAudioFormatFlagIsSignedInteger | (type == kAudioFileAIFFType ? kAudioFormatFlagIsBigEndian : 0), bits: 16)
+    if let spec = outputData {
+        let rate = spec.sampleRate ?? fileFormat.mSampleRate
+        if spec.sameAsSource {
+            fileDataFormat = fileFormat
+        } else if spec.formatID == kAudioFormatLinearPCM {
+            guard spec.flags & kAudioFormatFlagIsNonInterleaved == 0 else { fail("--data \(spec.text): files hold interleaved data only") }
+            fileDataFormat = pcmFormat(rate: rate, channels: channels, flags: spec.flags, bits: spec.bits)
+        } else {
+            // A codec's format: Audio Format Services fills in what the codec fixes (frames per packet, ...).
+            var f = AudioStreamBasicDescription()
+            f.mFormatID = spec.formatID
+            f.mSampleRate = rate
+            f.mChannelsPerFrame = channels
+            f.mFormatFlags = spec.flags
+            if let frames = spec.framesPerPacket { f.mFramesPerPacket = frames }
+            var size = formatSize
+            check(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &f), "can't complete data format \(quoted(spec.formatID))")
+            fileDataFormat = f
+        }
+    } else if type == kAudioFileM4AType || type == kAudioFileMPEG4Type || type == kAudioFileAAC_ADTSType {
+        // These containers hold no linear PCM: AAC, as afconvert writes them by default.
+        var f = AudioStreamBasicDescription()
+        f.mFormatID = kAudioFormatMPEG4AAC
+        f.mSampleRate = fileFormat.mSampleRate
+        f.mChannelsPerFrame = channels
+        var size = formatSize
+        check(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &f), "can't complete the AAC format")
+        fileDataFormat = f
+    }
     // Never over the input; an existing file is replaced only by a finished render.
     let outputFile: OutputFile
     do { outputFile = try OutputFile(target: outputPath, tool: "afplay", inputs: [path]) } catch { fail(error.message) }
     var outRef: ExtAudioFileRef?
-    check(ExtAudioFileCreateWithURL(outputFile.url, type, &fileDataFormat, nil, outputFile.createFlags, &outRef), "can't create \(outputPath)")
+    let created = ExtAudioFileCreateWithURL(outputFile.url, type, &fileDataFormat, nil, outputFile.createFlags, &outRef)
+    if created != noErr {
+        outputFile.discard()
+        fail("can't create \(outputPath) (\(quoted(type)), \(describe(fileDataFormat).trimmingCharacters(in: .whitespaces))): \(describe(created))")
+    }
     func abandon(_ text: String) -> Never {
         ExtAudioFileDispose(outRef!)
         outputFile.discard()
