@@ -23,6 +23,37 @@ import Testing
         return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
+    /// An MPEG-4 file with two ALAC tracks (made by ffmpeg): Audio File Services counts both, kAudioFilePropertyUseAudioTrack
+    /// switches to the second (its duration), and afconvert --read-track 1 writes exactly the samples ffmpeg decodes
+    /// from that track; a track past the end is refused with -50.
+    @Test func readTrackPicksTheTrack() throws {
+        let tool = try #require(["/usr/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }, "ffmpeg is missing")
+        let two = Fixture.tempURL("m4a"), out = Fixture.tempURL("wav"), raw = Fixture.tempURL("raw")
+        defer { [two, out, raw].forEach { try? FileManager.default.removeItem(at: $0) } }
+        var r = try Tools.run(executable: tool, ["-v", "error", "-f", "lavfi", "-i", "sine=440:d=1", "-f", "lavfi", "-i", "sine=1000:d=2",
+                                                 "-map", "0", "-map", "1", "-c:a", "alac", two.path])
+        try #require(r.status == 0, "ffmpeg: \(r.stderr)")
+        var file: AudioFileID?
+        try #require(AudioFileOpenURL(two as CFURL, .readPermission, 0, &file) == noErr)
+        var count: UInt32 = 0, track: UInt32 = 1, duration = 0.0, size = UInt32(4)
+        #expect(AudioFileGetProperty(file!, kAudioFilePropertyAudioTrackCount, &size, &count) == noErr && count == 2)
+        #expect(AudioFileSetProperty(file!, kAudioFilePropertyUseAudioTrack, 4, &track) == noErr)
+        size = 8
+        #expect(AudioFileGetProperty(file!, kAudioFilePropertyEstimatedDuration, &size, &duration) == noErr && abs(duration - 2) < 1e-6)
+        track = 2
+        #expect(AudioFileSetProperty(file!, kAudioFilePropertyUseAudioTrack, 4, &track) == kAudio_ParamError)
+        AudioFileClose(file!)
+        r = try Tools.run("afconvert", ["--read-track", "1", "-f", "WAVE", "-d", "LEI16", two.path, out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try Tools.run(executable: tool, ["-v", "error", "-y", "-i", two.path, "-map", "0:a:1", "-f", "s16le", raw.path])
+        try #require(r.status == 0, "ffmpeg: \(r.stderr)")
+        let expected = try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let ours = try Self.ffmpegInt16(out)
+        #expect(ours.count == 88200 && ours == expected, "\(ours.count) frames")
+        r = try Tools.run("afconvert", ["--read-track", "2", "-f", "WAVE", two.path, out.path])
+        #expect(r.status == 1 && r.stderr.contains("-50"), "\(r.stderr)")
+    }
+
     @Test func afconvertWritesM4AAndADTS() throws {
         let wav = Fixture.tempURL("wav")
         try Fixture.writeWAV(wav, frames: 88200)

@@ -14,6 +14,9 @@ extension AudioFileObject {
         case kAudioFilePropertyAudioDataByteCount, kAudioFilePropertyAudioDataPacketCount, kAudioFilePropertyDataOffset:
             return (8, false)
         case kAudioFilePropertyBitRate: return (4, false)
+        case kAudioFilePropertyAudioTrackCount: return (4, false)
+        // Which track is read: settable on an MPEG-4 file opened for reading (the packets then come from that track).
+        case kAudioFilePropertyUseAudioTrack: return (4, !writable && [kAudioFileM4AType, kAudioFileMPEG4Type, kAudioFileM4BType].contains(layout.fileType))
         case kAudioFilePropertyEstimatedDuration: return (8, false)
         case kAudioFilePropertyMagicCookieData:
             // CAF: before audio, or after it a replacement of the same size (setMagicCookie checks the size).
@@ -65,6 +68,8 @@ extension AudioFileObject {
             // Without reading every packet: the largest seen, or a bound from the frames a packet holds.
             return put(isVariable ? max(maximumPacketSize, 1) : f.mBytesPerPacket)
         case kAudioFilePropertySourceBitDepth: return put(f.mBitsPerChannel)
+        case kAudioFilePropertyAudioTrackCount: return put(layout.audioTrackCount)
+        case kAudioFilePropertyUseAudioTrack: return put(layout.audioTrack)
         case kAudioFilePropertyAudioDataByteCount: return put(UInt64(layout.dataByteCount))
         case kAudioFilePropertyAudioDataPacketCount: return put(UInt64(packetCount))
         case kAudioFilePropertyDataOffset: return put(layout.dataOffset)
@@ -162,6 +167,15 @@ extension AudioFileObject {
         case kAudioFilePropertyChannelLayout:
             guard size >= 12 else { return kAudioFileBadPropertySizeError }
             return setChannelLayout(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
+        case kAudioFilePropertyUseAudioTrack:
+            guard size == 4 else { return kAudioFileBadPropertySizeError }
+            let track = data.loadUnaligned(as: UInt32.self)
+            guard track < layout.audioTrackCount else { return kAudio_ParamError }
+            switch MP4Container.parse(store, track: track) {
+            case .success(let other): layout = other
+            case .failure(let e): return e.status
+            }
+            return noErr
         case kAudioFilePropertyReserveDuration:
             guard size == 8 else { return kAudioFileBadPropertySizeError }
             // MPEG-4 written here reserves room for the 'moov' in front of the data; elsewhere nothing is ahead.

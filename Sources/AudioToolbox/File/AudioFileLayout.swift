@@ -22,6 +22,9 @@ struct AudioFileLayout {
     var packetTable: AudioFilePacketTableInfo?
     /// Where each packet of variable-bit-rate data is (nil for constant-bit-rate data).
     var packetIndex: PacketIndex?
+    /// The file's sound tracks (MPEG-4 may hold several; every other container one) and the one being read.
+    var audioTrackCount: UInt32 = 1
+    var audioTrack: UInt32 = 0
 
     enum HeaderPatch {
         case none

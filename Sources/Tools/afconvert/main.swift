@@ -91,6 +91,8 @@ let usage = """
             data to the output file (CAF: its info chunk; MPEG-4: iTunNORM and loudness items)
         --soundcheck-read
             read Sound Check data from the input file and set it on the output file
+        --read-track track_index
+            for input files with several audio tracks (MPEG-4), the index (0...n-1) of the track to convert
         { -o } output_file
             the output file (instead of the second direct argument)
         { -v | --verbose }
@@ -116,6 +118,7 @@ var codecQuality: UInt32?
 var bitRate: UInt32?
 var soundCheckGenerate = false
 var soundCheckRead = false
+var readTrack: UInt32?
 
 do {
     var args = CommandLine.arguments.dropFirst()[...]
@@ -187,6 +190,8 @@ do {
             soundCheckGenerate = true
         case "--soundcheck-read":
             soundCheckRead = true
+        case "--read-track":
+            readTrack = number(arg, value(arg), 0...UInt32.max - 1)
         case "-o":
             let v = value(arg)
             if outputPath != nil { fail("more than one output file (\"\(v)\"): this afconvert writes one output file") }
@@ -213,7 +218,21 @@ func extProperty<T>(_ file: ExtAudioFileRef, _ id: ExtAudioFilePropertyID, _ ini
 }
 
 var inputRef: ExtAudioFileRef?
-var status = ExtAudioFileOpenURL(url(inputPath), &inputRef)
+var status: OSStatus
+if let readTrack {
+    // --read-track: the track is chosen on the AudioFile before ExtAudioFile reads its format.
+    var file: AudioFileID?
+    status = AudioFileOpenURL(url(inputPath), .readPermission, 0, &file)
+    guard status == noErr, let file else { fail("can't open input file \(inputPath): \(describe(status))") }
+    var tracks: UInt32 = 1, size = UInt32(4)
+    AudioFileGetProperty(file, kAudioFilePropertyAudioTrackCount, &size, &tracks)
+    var track = readTrack
+    status = track < tracks ? AudioFileSetProperty(file, kAudioFilePropertyUseAudioTrack, 4, &track) : kAudio_ParamError
+    guard status == noErr else { fail("can't read track \(readTrack) of \(inputPath) (it has \(tracks)): \(describe(status))") }
+    status = ExtAudioFileWrapAudioFileID(file, false, &inputRef)
+} else {
+    status = ExtAudioFileOpenURL(url(inputPath), &inputRef)
+}
 guard status == noErr, let input = inputRef else { fail("can't open input file \(inputPath): \(describe(status))") }
 guard let inputFormat = extProperty(input, kExtAudioFileProperty_FileDataFormat, AudioStreamBasicDescription()) else {
     fail("can't read the data format of \(inputPath)")

@@ -23,7 +23,10 @@ enum MP4Container: AudioFileContainer {
     /// The info-dictionary key iTunNORM (Sound Check's volume adjustment) is read into and written from.
     static let soundCheckKey = "sound check"
 
-    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> {
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> { parse(store, track: 0) }
+
+    /// The file's layout for its sound track number `track` (0-based, in the order of the 'trak' boxes).
+    static func parse(_ store: ByteStore, track trackNumber: UInt32) -> Result<AudioFileLayout, OSStatusError> {
         let invalid = Result<AudioFileLayout, OSStatusError>.failure(OSStatusError(kAudioFileInvalidFileError))
         let top = MP4Box.children(store, from: 0, to: store.size, limit: 1000)
         guard let first = top.first, [OCAFormat.fourCharCode("ftyp"), OCAFormat.fourCharCode("moov")].contains(first.type) else { return invalid }
@@ -38,15 +41,15 @@ enum MP4Container: AudioFileContainer {
         if let mvhd = moovChildren.first(where: { $0.type == OCAFormat.fourCharCode("mvhd") }), let b = mvhd.body(store, limit: 256) {
             movieTimescale = (b.first == 1 ? u32(b, 20) : u32(b, 12)) ?? 0
         }
-        // The first sound track.
-        var track: (trak: MP4Box, mdia: MP4Box)?
+        // The sound tracks; the one asked for is read.
+        var tracks: [(trak: MP4Box, mdia: MP4Box)] = []
         for trak in moovChildren where trak.type == OCAFormat.fourCharCode("trak") {
             guard let mdia = trak.child("mdia", in: store), let hdlr = mdia.child("hdlr", in: store),
                   let h = hdlr.body(store, limit: 4096), h.count >= 12, Array(h[8..<12]) == Array("soun".utf8) else { continue }
-            track = (trak, mdia)
-            break
+            tracks.append((trak, mdia))
         }
-        guard let (trak, mdia) = track, let minf = mdia.child("minf", in: store), let stbl = minf.child("stbl", in: store),
+        guard Int(trackNumber) < tracks.count || tracks.isEmpty else { return .failure(OSStatusError(kAudio_ParamError)) }
+        guard let (trak, mdia) = tracks.isEmpty ? nil : tracks[Int(trackNumber)], let minf = mdia.child("minf", in: store), let stbl = minf.child("stbl", in: store),
               let mdhdBox = mdia.child("mdhd", in: store), let mdhd = mdhdBox.body(store, limit: 256) else { return invalid }
         let mediaTimescale = (mdhd.first == 1 ? u32(mdhd, 20) : u32(mdhd, 12)) ?? 0
         // The sample entry.
@@ -194,6 +197,8 @@ enum MP4Container: AudioFileContainer {
         layout.packetIndex = index
         layout.packetTable = table
         layout.tailLocked = true
+        layout.audioTrackCount = UInt32(tracks.count)
+        layout.audioTrack = trackNumber
         return .success(layout)
     }
 
