@@ -116,7 +116,7 @@ let package = Package(
         // Technical Q&A QA1717's AUiPodTime graph, rendered offline to a WAV file.
         .executableTarget(name: "midiplay", dependencies: ["AudioToolbox", "ToolSupport"], path: "Sources/Tools/midiplay"),
         .executableTarget(name: "auval", dependencies: ["AudioToolbox", "AudioToolboxAAC", "ToolSupport"], path: "Sources/Tools/auval"),
-        .executableTarget(name: "qa1717-demo", dependencies: ["AudioToolbox"], path: "Sources/Tools/qa1717-demo"),
+        .executableTarget(name: "qa1717-demo", dependencies: ["AudioToolbox", "AudioToolboxAAC"], path: "Sources/Tools/qa1717-demo"),
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),

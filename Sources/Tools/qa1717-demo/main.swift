@@ -1,14 +1,29 @@
 // qa1717-demo: Technical Q&A QA1717's graph rendered offline to a WAV file. A render callback gives a spoken-pitch
 // test tone (a 220 Hz harmonic tone pulsing like syllables, 16-bit interleaved stereo at 22050 Hz) to an
 // AUConverter, then an AUMultiChannelMixer, then AUiPodTime at the rate given, then GenericOutput (in place of
-// RemoteIO), pulled with AudioUnitRender and written with ExtAudioFile.
-//   qa1717-demo [rate] [input-seconds] [out.wav]      (defaults: 1.5, 4, qa1717.wav)
+// RemoteIO), pulled with AudioUnitRender and written with ExtAudioFile. With --input the callback reads an audio file
+// instead (through ExtAudioFile, in the same client format), all of it.
+//   qa1717-demo [--input FILE] [rate] [input-seconds] [out.wav]      (defaults: 1.5, 4, qa1717.wav)
 import AudioToolbox
 
 let clientRate = 22050.0, outputRate = 44100.0
 
-/// Frame n of the client's audio: harmonics 1...4 of 220 Hz, amplitude-modulated at 4 Hz.
+/// The file --input names, read in the client format (nil: the tone).
+nonisolated(unsafe) var inputFile: ExtAudioFileRef?
+
+/// Frame n of the client's audio: the input file's, silence after its end; or harmonics 1...4 of 220 Hz,
+/// amplitude-modulated at 4 Hz.
 let toneCallback: AURenderCallback = { _, _, timeStamp, _, frames, ioData in
+    if let inputFile {
+        // An offline render: reading the file here is allowed (a device's render thread would use a ring instead).
+        let list = UnsafeMutableAudioBufferListPointer(ioData!)
+        var n = frames
+        if ExtAudioFileRead(inputFile, &n, ioData!) != noErr { n = 0 }
+        let p = list[0].mData!.assumingMemoryBound(to: Int16.self)
+        (p + 2 * Int(n)).update(repeating: 0, count: 2 * Int(frames - n))
+        list[0].mDataByteSize = frames * 4
+        return noErr
+    }
     let p = UnsafeMutableAudioBufferListPointer(ioData!)[0].mData!.assumingMemoryBound(to: Int16.self)
     for i in 0..<Int(frames) {
         let t = (timeStamp.pointee.mSampleTime + Double(i)) / clientRate
@@ -38,10 +53,26 @@ func setFormat(_ unit: AudioUnit, _ scope: AudioUnitScope, _ format: AudioStream
     check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &f, UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), what)
 }
 
-let args = CommandLine.arguments
-let rate = args.count > 1 ? Float(args[1]) ?? 1.5 : 1.5
-let inputSeconds = args.count > 2 ? Double(args[2]) ?? 4 : 4
-let path = args.count > 3 ? args[3] : "qa1717.wav"
+var args = Array(CommandLine.arguments.dropFirst())
+var inputSeconds = 4.0
+if let i = args.firstIndex(of: "--input"), i + 1 < args.count {
+    var file: ExtAudioFileRef?
+    check(ExtAudioFileOpenURL(URL(fileURLWithPath: args[i + 1]) as CFURL, &file), "ExtAudioFileOpenURL \(args[i + 1])")
+    var fileFormat = AudioStreamBasicDescription(), frames: Int64 = 0
+    var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+    check(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileDataFormat, &size, &fileFormat), "file format")
+    size = 8
+    check(ExtAudioFileGetProperty(file!, kExtAudioFileProperty_FileLengthFrames, &size, &frames), "file length")
+    var client = OCAFormat.linearPCM(sampleRate: clientRate, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+    check(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client),
+          "client format")
+    inputFile = file
+    inputSeconds = Double(frames) / fileFormat.mSampleRate
+    args.removeSubrange(i...(i + 1))
+}
+let rate = args.count > 0 ? Float(args[0]) ?? 1.5 : 1.5
+if args.count > 1, inputFile == nil { inputSeconds = Double(args[1]) ?? 4 }
+let path = args.count > 2 ? args[2] : "qa1717.wav"
 
 // Listing 1: the graph.
 var graph: AUGraph?
@@ -107,6 +138,7 @@ while done < total {
     done += Int(frames)
 }
 check(ExtAudioFileDispose(file!), "ExtAudioFileDispose")
+if let inputFile { ExtAudioFileDispose(inputFile) }
 free(abl.unsafeMutablePointer)
 DisposeAUGraph(graph!)
 print(String(format: "rate %.5g (asked %.5g): %.3f s of input played in %.3f s, written to %@", played, rate, inputSeconds,
