@@ -20,3 +20,5 @@ for b in RenderOverhead GraphRender EngineBench MixerBench ResamplerBench FileIO
     .build/release/$b
     echo
 done
+echo "== BatchBench (batch/ray_batch.py: catalog throughput against worker count)"
+./batch-bench.sh

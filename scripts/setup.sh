@@ -45,4 +45,9 @@ fi
 # scripts/pulse-server.sh starts one for a machine without a sound card.
 # mido (PyPI): the outside reader and writer of Standard MIDI Files the MusicSequence tests compare against.
 python3 -c "import mido" 2>/dev/null || python3 -m pip install -q mido 2>/dev/null || python3 -m pip install -q --break-system-packages mido
+# ray (PyPI): the cluster scheduler batch/ray_batch.py fans catalogs out with (the batch tests start a local one);
+# kubernetes (PyPI): its API models check batch/k8s/indexed-job.yaml field by field where no cluster is reachable.
+for m in ray kubernetes; do
+    python3 -c "import $m" 2>/dev/null || python3 -m pip install -q "$m" 2>/dev/null || python3 -m pip install -q --break-system-packages "$m"
+done
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0 or later) must be on PATH" >&2; exit 1; }

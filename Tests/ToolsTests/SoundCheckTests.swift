@@ -12,8 +12,18 @@ import Testing
     @discardableResult
     static func require(_ tool: String, _ arguments: [String]) throws -> String {
         try #require(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing (scripts/setup.sh installs it)")
+        if tool == "/usr/bin/python3" { return try python(arguments) }
         let r = try Tools.run(executable: tool, arguments)
         try #require(r.status == 0, "\(tool) \(arguments.joined(separator: " ")): \(r.stderr)")
+        return r.stdout
+    }
+
+    /// Runs the python3 on PATH (the one scripts/setup.sh installs modules into: with pyenv not Debian's) and requires
+    /// success.
+    @discardableResult
+    static func python(_ arguments: [String]) throws -> String {
+        let r = try Tools.run(executable: "/usr/bin/env", ["python3"] + arguments)
+        try #require(r.status == 0, "python3 \(arguments.joined(separator: " ")): \(r.stderr)")
         return r.stdout
     }
 
