@@ -3,8 +3,10 @@ import CAVCodec
 
 /// Interleaved Float32 to AAC LC packets through libavcodec's native AAC encoder: 1,024 frames a packet, the
 /// encoder's delay (1,024 frames) as the priming Apple's converter reports, an ES_Descriptor cookie around the
-/// encoder's AudioSpecificConfig. EncodeBitRate sets the bit rate (default 64 kbps a channel); CodecQuality is kept
-/// and reported (libavcodec's encoder has no matching control).
+/// encoder's AudioSpecificConfig. EncodeBitRate sets the bit rate (default 64 kbps a channel). With
+/// kAudioCodecBitRateControlMode_Variable the encoder runs at a quality instead of a rate (libavcodec's -q:a 0.1...2
+/// from CodecQuality 0...127); the other modes all run libavcodec's average-rate control with its bit reservoir (it has
+/// no strict CBR).
 final class AACPacketEncoder: PacketEncoder, CodecSettings {
     let pcmFormat: AudioStreamBasicDescription
     let format: AudioStreamBasicDescription
@@ -23,7 +25,16 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
     var bitRate: UInt32 {
         didSet { if opened { try? reopen() } }
     }
-    var quality: UInt32 = kAudioConverterQuality_High
+    var quality: UInt32 = kAudioConverterQuality_High {
+        didSet { if opened && bitRateControlMode == kAudioCodecBitRateControlMode_Variable { try? reopen() } }
+    }
+    var bitRateControlMode: UInt32 = kAudioCodecBitRateControlMode_LongTermAverage {
+        didSet { if opened { try? reopen() } }
+    }
+    var bitRateControlModes: [UInt32] {
+        [kAudioCodecBitRateControlMode_Constant, kAudioCodecBitRateControlMode_LongTermAverage,
+         kAudioCodecBitRateControlMode_VariableConstrained, kAudioCodecBitRateControlMode_Variable]
+    }
     var availableBitRates: [AudioValueRange] {
         [AudioValueRange(mMinimum: Float64(16000 * channels), mMaximum: Float64(min(320_000, 160_000 * channels)))]
     }
@@ -74,7 +85,13 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
         context = ctx
         ctx.pointee.sample_rate = Int32(sampleRate)
         ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        ctx.pointee.bit_rate = Int64(bitRate)
+        if bitRateControlMode == kAudioCodecBitRateControlMode_Variable {
+            // FF_QP2LAMBDA (118) times ffmpeg's -q:a scale for its AAC encoder.
+            ctx.pointee.flags |= oca_av_codec_flag_qscale()
+            ctx.pointee.global_quality = Int32((118 * (0.1 + 1.9 * Double(min(quality, 127)) / 127)).rounded())
+        } else {
+            ctx.pointee.bit_rate = Int64(bitRate)
+        }
         ctx.pointee.flags |= oca_av_codec_flag_global_header()
         av_channel_layout_default(&ctx.pointee.ch_layout, Int32(channels))
         guard avcodec_open2(ctx, codec, nil) >= 0 else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }

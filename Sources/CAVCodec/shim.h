@@ -13,4 +13,5 @@ static inline int oca_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int oca_averror_eof(void) { return AVERROR_EOF; }
 static inline int oca_av_input_padding(void) { return AV_INPUT_BUFFER_PADDING_SIZE; }
 static inline int oca_av_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+static inline int oca_av_codec_flag_qscale(void) { return AV_CODEC_FLAG_QSCALE; }
 #endif

@@ -121,3 +121,43 @@ import Testing
         #expect(abs(ours.count - theirs.count) <= 2 * 960)
     }
 }
+
+/// kAudioCodecPropertyBitRateControlMode on an encoding converter: libopus's constrained VBR by default, every mode
+/// settable, an unknown one refused with kAudio_ParamError; a linear PCM converter has no such property.
+@Suite struct BitRateControlModeTests {
+    @Test func opusTakesEveryModeAndPCMNone() throws {
+        var pcm = AudioStreamBasicDescription(mSampleRate: 48000, mFormatID: kAudioFormatLinearPCM,
+                                              mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked, mBytesPerPacket: 8,
+                                              mFramesPerPacket: 1, mBytesPerFrame: 8, mChannelsPerFrame: 2, mBitsPerChannel: 32, mReserved: 0)
+        var opus = AudioStreamBasicDescription()
+        opus.mFormatID = kAudioFormatOpus
+        opus.mSampleRate = 48000
+        opus.mChannelsPerFrame = 2
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &opus) == noErr)
+        var converter: AudioConverterRef?
+        try #require(AudioConverterNew(&pcm, &opus, &converter) == noErr)
+        defer { AudioConverterDispose(converter!) }
+        var writable: DarwinBoolean = false, infoSize: UInt32 = 0
+        #expect(AudioConverterGetPropertyInfo(converter!, kAudioCodecPropertyBitRateControlMode, &infoSize, &writable) == noErr)
+        #expect(infoSize == 4 && writable.boolValue)
+        var mode: UInt32 = 99
+        size = 4
+        #expect(AudioConverterGetProperty(converter!, kAudioCodecPropertyBitRateControlMode, &size, &mode) == noErr)
+        #expect(mode == kAudioCodecBitRateControlMode_VariableConstrained)
+        for m in [kAudioCodecBitRateControlMode_Constant, kAudioCodecBitRateControlMode_LongTermAverage, kAudioCodecBitRateControlMode_Variable] {
+            var v = m
+            #expect(AudioConverterSetProperty(converter!, kAudioCodecPropertyBitRateControlMode, 4, &v) == noErr)
+            #expect(AudioConverterGetProperty(converter!, kAudioCodecPropertyBitRateControlMode, &size, &mode) == noErr && mode == m)
+        }
+        var bad: UInt32 = 4
+        #expect(AudioConverterSetProperty(converter!, kAudioCodecPropertyBitRateControlMode, 4, &bad) == kAudio_ParamError)
+        var plain: AudioConverterRef?
+        var pcm16 = pcm
+        pcm16.mFormatFlags = kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked
+        pcm16.mBitsPerChannel = 16; pcm16.mBytesPerFrame = 4; pcm16.mBytesPerPacket = 4
+        try #require(AudioConverterNew(&pcm, &pcm16, &plain) == noErr)
+        defer { AudioConverterDispose(plain!) }
+        #expect(AudioConverterGetPropertyInfo(plain!, kAudioCodecPropertyBitRateControlMode, &infoSize, &writable) != noErr)
+    }
+}

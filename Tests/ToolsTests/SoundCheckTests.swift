@@ -131,7 +131,8 @@ import Testing
     }
 
     /// -b sets the AAC encoder's bit rate (ffprobe's average within 15 %), -q the FLAC encoder's level (0 makes a
-    /// bigger file than 127 from the same noise), and -b on linear PCM is refused.
+    /// bigger file than 127 from the same noise), -s the rate control (Opus CBR and VBR, AAC VBR by quality), and -b on
+    /// linear PCM is refused.
     @Test func bitRateAndQualityReachTheEncoder() throws {
         let wav = Fixture.tempURL("wav")
         let outputs = ["64.m4a", "192.m4a", "q0.caf", "q127.caf"].map { Fixture.tempURL($0) }
@@ -148,6 +149,25 @@ import Testing
         }
         let sizes = try outputs[2...].map { try FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int ?? 0 }
         #expect(sizes[0] > sizes[1], "FLAC -q 0: \(sizes[0]) bytes, -q 127: \(sizes[1]) bytes")
+        // -s: Opus CBR packets all have the bit rate's size (64 kbit/s x 20 ms = 160 bytes), VBR's vary; AAC VBR
+        // follows -q (quality 10 makes a smaller file than 120); FLAC has no strategy.
+        for (s, out) in [("0", "cbr.caf"), ("3", "vbr.caf")].map({ ($0.0, Fixture.tempURL($0.1)) }) {
+            defer { try? FileManager.default.removeItem(at: out) }
+            #expect(try Tools.run("afconvert", ["-f", "caff", "-d", "opus@48000", "-s", s, "-b", "64000", wav.path, out.path]).status == 0)
+            let sizes = Set(try Self.require("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "packet=size", "-of", "csv=p=0", out.path])
+                .split(separator: "\n").compactMap { Int($0) })
+            #expect(s == "0" ? sizes == [160] : sizes.count > 10, "-s \(s): packet sizes \(sizes.sorted().prefix(5))...")
+        }
+        var vbrSizes: [Int] = []
+        for q in ["10", "120"] {
+            let out = Fixture.tempURL("m4a")
+            defer { try? FileManager.default.removeItem(at: out) }
+            #expect(try Tools.run("afconvert", ["-f", "m4af", "-d", "aac", "-s", "3", "-q", q, wav.path, out.path]).status == 0)
+            vbrSizes.append(try FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int ?? 0)
+        }
+        #expect(vbrSizes[0] * 2 < vbrSizes[1], "AAC VBR -q 10: \(vbrSizes[0]) bytes, -q 120: \(vbrSizes[1])")
+        let flac = try Tools.run("afconvert", ["-f", "caff", "-d", "flac", "-s", "0", wav.path, Fixture.tempURL("caf").path])
+        #expect(flac.status == 1 && flac.stderr.contains("does not take -s 0"), "\(flac.stderr)")
         let pcm = try Tools.run("afconvert", ["-f", "WAVE", "-b", "128000", wav.path, Fixture.tempURL("wav").path])
         #expect(pcm.status != 0 && pcm.stderr.contains("has no encoder"), "\(pcm.stderr)")
     }

@@ -7,4 +7,17 @@ package protocol CodecSettings: AnyObject {
     var quality: UInt32 { get set }
     /// The bit rates this codec offers for its current channels and sample rate.
     var availableBitRates: [AudioValueRange] { get }
+    /// kAudioCodecPropertyBitRateControlMode: one of `bitRateControlModes` (kAudioCodecBitRateControlMode_...).
+    var bitRateControlMode: UInt32 { get set }
+    /// The control modes the codec can apply; empty when it has one way only (the property is then read-only).
+    var bitRateControlModes: [UInt32] { get }
+}
+
+package extension CodecSettings {
+    /// A codec with one rate control: long-term average, not settable.
+    var bitRateControlMode: UInt32 {
+        get { kAudioCodecBitRateControlMode_LongTermAverage }
+        set {}
+    }
+    var bitRateControlModes: [UInt32] { [] }
 }

@@ -14,6 +14,9 @@ extension AudioConverterObject {
         case kAudioConverterCompressionMagicCookie:
             guard let encoder else { return .some(nil) }
             return .some((UInt32(encoder.magicCookie?.count ?? 0), false))
+        case kAudioCodecPropertyBitRateControlMode:
+            guard let settings = encoder?.settings else { return .some(nil) }
+            return .some((4, !settings.bitRateControlModes.isEmpty))
         case kAudioConverterEncodeBitRate, kAudioConverterCodecQuality:
             guard encoder?.settings != nil else { return .some(nil) }
             return .some((4, true))
@@ -69,6 +72,7 @@ extension AudioConverterObject {
         case kAudioConverterCompressionMagicCookie: return putBytes(encoder?.magicCookie ?? [])
         case kAudioConverterEncodeBitRate: return put(encoder!.settings!.bitRate)
         case kAudioConverterCodecQuality: return put(encoder!.settings!.quality)
+        case kAudioCodecPropertyBitRateControlMode: return put(encoder!.settings!.bitRateControlMode)
         case kAudioConverterAvailableEncodeBitRates, kAudioConverterApplicableEncodeBitRates:
             let ranges = encoder!.settings!.availableBitRates
             ranges.withUnsafeBytes { if let b = $0.baseAddress { out.copyMemory(from: b, byteCount: $0.count) } }
@@ -94,6 +98,12 @@ extension AudioConverterObject {
             guard size == 4 else { return kAudioConverterErr_BadPropertySizeError }
             let value = data.loadUnaligned(as: UInt32.self)
             if id == kAudioConverterEncodeBitRate { encoder!.settings!.bitRate = value } else { encoder!.settings!.quality = value }
+            return noErr
+        case kAudioCodecPropertyBitRateControlMode:
+            guard size == 4 else { return kAudioConverterErr_BadPropertySizeError }
+            let mode = data.loadUnaligned(as: UInt32.self)
+            guard encoder!.settings!.bitRateControlModes.contains(mode) else { return kAudio_ParamError }
+            encoder!.settings!.bitRateControlMode = mode
             return noErr
         default:
             return kAudioConverterErr_PropertyNotSupported

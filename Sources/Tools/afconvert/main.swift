@@ -83,6 +83,9 @@ let usage = """
             sample rate converter complexity: line, norm, bats
         { -b | --bitrate } total_bit_rate_bps
             the encoder's bit rate, e.g. 128000 (AAC, Opus)
+        { -s | --strategy } strategy
+            the encoder's bit rate control: 0 CBR, 1 ABR, 2 VBR constrained, 3 VBR
+            (with 3, -q sets the quality the encoder keeps instead of a bit rate)
         { -q | --quality } codec_quality
             codec quality 0-127 (the encoder's; FLAC: compression level 0-8 over the range;
             linear PCM has no codec)
@@ -116,6 +119,7 @@ var srcComplexity: UInt32?
 var verbose = false
 var codecQuality: UInt32?
 var bitRate: UInt32?
+var strategy: UInt32?
 var soundCheckGenerate = false
 var soundCheckRead = false
 var readTrack: UInt32?
@@ -186,6 +190,8 @@ do {
             codecQuality = number(arg, value(arg), 0...127)
         case "-b", "--bitrate":
             bitRate = number(arg, value(arg), 1...UInt32.max)
+        case "-s", "--strategy":
+            strategy = number(arg, value(arg), 0...3)
         case "--soundcheck-generate":
             soundCheckGenerate = true
         case "--soundcheck-read":
@@ -478,16 +484,18 @@ if exchangesFloat {
     }
 }
 
-// -b and -q go to the encoder ExtAudioFile made for the client format (before any audio reaches it).
-if bitRate != nil || codecQuality != nil {
+// -s, -b and -q go to the encoder ExtAudioFile made for the client format (before any audio reaches it).
+if bitRate != nil || codecQuality != nil || strategy != nil {
     guard compressedOutput != nil, let converter = extProperty(outputAudio, kExtAudioFileProperty_AudioConverter, AudioConverterRef?.none),
           let converter else {
         ExtAudioFileDispose(outputAudio)
         ExtAudioFileDispose(input)
         outputFile.discard()
-        fail("-b and -q set an encoder's bit rate and quality; \(describe(outputFileFormat).trimmingCharacters(in: .whitespaces)) has no encoder")
+        fail("-s, -b and -q set an encoder's bit rate and quality; \(describe(outputFileFormat).trimmingCharacters(in: .whitespaces)) has no encoder")
     }
-    for (id, value, option) in [(kAudioConverterEncodeBitRate, bitRate, "-b"), (kAudioConverterCodecQuality, codecQuality, "-q")] {
+    // The strategy first: a codec may reconfigure itself for the mode, then take the rate or quality.
+    for (id, value, option) in [(kAudioCodecPropertyBitRateControlMode, strategy, "-s"), (kAudioConverterEncodeBitRate, bitRate, "-b"),
+                                (kAudioConverterCodecQuality, codecQuality, "-q")] {
         guard var v = value else { continue }
         let set = AudioConverterSetProperty(converter, id, 4, &v)
         if set != noErr {

@@ -21,6 +21,18 @@ final class OpusPacketEncoder: PacketEncoder, CodecSettings {
         didSet { _ = oca_opus_set_complexity(encoder, Int32(min(quality, 0x7F) * 10 / 0x7F)) }
     }
     var availableBitRates: [AudioValueRange] { [AudioValueRange(mMinimum: 6000, mMaximum: 510_000)] }
+    /// Constant: libopus's hard CBR (every packet the same size); VariableConstrained: its constrained VBR (libopus's
+    /// default); LongTermAverage and Variable: unconstrained VBR, which meets the bit rate on average.
+    var bitRateControlMode: UInt32 = kAudioCodecBitRateControlMode_VariableConstrained {
+        didSet {
+            _ = oca_opus_set_vbr(encoder, bitRateControlMode == kAudioCodecBitRateControlMode_Constant ? 0 : 1)
+            _ = oca_opus_set_vbr_constraint(encoder, bitRateControlMode == kAudioCodecBitRateControlMode_VariableConstrained ? 1 : 0)
+        }
+    }
+    var bitRateControlModes: [UInt32] {
+        [kAudioCodecBitRateControlMode_Constant, kAudioCodecBitRateControlMode_LongTermAverage,
+         kAudioCodecBitRateControlMode_VariableConstrained, kAudioCodecBitRateControlMode_Variable]
+    }
     var settings: CodecSettings? { self }
 
     init(format output: AudioStreamBasicDescription) throws(OSStatusError) {
