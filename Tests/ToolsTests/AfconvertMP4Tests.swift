@@ -23,6 +23,35 @@ import Testing
         return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
+    /// A 5.1 layout goes into the .m4a's 'chan' box (as Apple's files carry it): ffprobe reads 5.1 from it and Audio File
+    /// Services reads the layout back as it was written (the WAVE's own layout, from its channel mask; MPEG_5_1_C when -l
+    /// names it).
+    @Test func m4aKeepsTheChannelLayout() throws {
+        let wav = Fixture.tempURL("wav"), a = Fixture.tempURL("m4a"), c = Fixture.tempURL("m4a")
+        defer { [wav, a, c].forEach { try? FileManager.default.removeItem(at: $0) } }
+        try SoundCheckTests.require("/usr/bin/sox", ["-n", "-r", "48000", "-c", "6", "-b", "16", wav.path, "synth", "0.5", "sine", "300", "vol", "0.2"])
+        #expect(try Tools.run("afconvert", ["-f", "m4af", "-d", "aac", wav.path, a.path]).status == 0)
+        #expect(try Tools.run("afconvert", ["-f", "m4af", "-d", "alac", "-l", "MPEG_5_1_C", wav.path, c.path]).status == 0)
+        func layout(_ url: URL) throws -> AudioChannelLayout {
+            var file: AudioFileID?
+            try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &file) == noErr)
+            defer { AudioFileClose(file!) }
+            var layout = AudioChannelLayout(), size = UInt32(MemoryLayout<AudioChannelLayout>.size)
+            #expect(AudioFileGetProperty(file!, kAudioFilePropertyChannelLayout, &size, &layout) == noErr)
+            return layout
+        }
+        let source = try layout(wav)
+        #expect(source.mChannelLayoutTag == kAudioChannelLayoutTag_UseChannelBitmap && source.mChannelBitmap.rawValue == 0x3F)
+        for (url, expected) in [(a, source), (c, AudioChannelLayout(mChannelLayoutTag: kAudioChannelLayoutTag_MPEG_5_1_C, mChannelBitmap: [],
+                                                                     mNumberChannelDescriptions: 0, mChannelDescriptions: AudioChannelDescription()))] {
+            let probe = try SoundCheckTests.require("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=channel_layout", "-of", "csv=p=0", url.path])
+            #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "5.1", "\(url.lastPathComponent): ffprobe \(probe)")
+            let read = try layout(url)
+            #expect(read.mChannelLayoutTag == expected.mChannelLayoutTag && read.mChannelBitmap == expected.mChannelBitmap,
+                    "\(url.lastPathComponent): tag \(read.mChannelLayoutTag) bitmap \(read.mChannelBitmap.rawValue)")
+        }
+    }
+
     /// An MPEG-4 file with two ALAC tracks (made by ffmpeg): Audio File Services counts both, kAudioFilePropertyUseAudioTrack
     /// switches to the second (its duration), and afconvert --read-track 1 writes exactly the samples ffmpeg decodes
     /// from that track; a track past the end is refused with -50.

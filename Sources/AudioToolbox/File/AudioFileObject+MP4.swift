@@ -57,7 +57,8 @@ extension AudioFileObject {
         let f = layout.format
         let packets = seconds * f.mSampleRate / Double(f.mFramesPerPacket > 0 ? f.mFramesPerPacket : 960)
         let bytes = Int64(min(max(packets * 5 + 8192, Double(MP4Container.reservedMovieBytes)), Double(1 << 26)))
-        switch MP4Container.create(type: layout.fileType, format: f, magicCookie: layout.magicCookie, reserve: bytes) {
+        switch MP4Container.create(type: layout.fileType, format: f, channelLayout: layout.channelLayout, magicCookie: layout.magicCookie,
+                                    reserve: bytes) {
         case .failure(let e): return e.status
         case .success(let (header, newLayout)):
             guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }

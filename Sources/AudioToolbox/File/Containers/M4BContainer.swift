@@ -5,7 +5,7 @@ enum M4BContainer: AudioFileContainer {
     static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> { MP4Container.parse(store) }
 
     static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
-        MP4Container.create(type: kAudioFileM4BType, format: format, magicCookie: magicCookie)
+        MP4Container.create(type: kAudioFileM4BType, format: format, channelLayout: channelLayout, magicCookie: magicCookie)
     }
 
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] { [] }

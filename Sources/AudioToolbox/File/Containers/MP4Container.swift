@@ -192,8 +192,10 @@ enum MP4Container: AudioFileContainer {
         if table == nil && sampleFrames > 0 && sampleFrames < totalFrames {
             table = AudioFilePacketTableInfo(mNumberValidFrames: sampleFrames, mPrimingFrames: 0, mRemainderFrames: Int32(clamping: totalFrames - sampleFrames))
         }
+        // A 'chan' box in the sample entry (QuickTime's, which Apple writes): a full box around CAF's layout.
+        let channelLayout = boxBytes("chan").flatMap { $0.count >= 12 + 12 ? CAFContainer.cafLayoutToNative(Array($0[12...])) : nil }
         var layout = AudioFileLayout(fileType: fileType, format: format, dataOffset: dataOffset, dataByteCount: index.dataEnd,
-                                     magicCookie: cookie, info: info)
+                                     channelLayout: channelLayout, magicCookie: cookie, info: info)
         layout.packetIndex = index
         layout.packetTable = table
         layout.tailLocked = true
@@ -237,7 +239,7 @@ enum MP4Container: AudioFileContainer {
     }
 
     static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
-        create(type: kAudioFileM4AType, format: format, magicCookie: magicCookie)
+        create(type: kAudioFileM4AType, format: format, channelLayout: channelLayout, magicCookie: magicCookie)
     }
 
     /// The formats an MPEG-4 file written here holds (the list AvailableFormatIDs gives).
@@ -249,8 +251,8 @@ enum MP4Container: AudioFileContainer {
     static let reservedMovieBytes: Int64 = 32 * 1024
 
     /// A new file: 'ftyp', the reserve, and the 'mdat' header; the 'moov' comes with the header updates.
-    static func create(type: AudioFileTypeID, format requested: AudioStreamBasicDescription, magicCookie: [UInt8]?,
-                       reserve: Int64 = reservedMovieBytes) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+    static func create(type: AudioFileTypeID, format requested: AudioStreamBasicDescription, channelLayout: [UInt8]? = nil,
+                       magicCookie: [UInt8]?, reserve: Int64 = reservedMovieBytes) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
         guard writableFormats.contains(requested.mFormatID) else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
         var f = CodecRegistry.entry(requested.mFormatID)?.completeFormat(requested, magicCookie) ?? requested
         if f.mFramesPerPacket == 0 {
@@ -271,8 +273,8 @@ enum MP4Container: AudioFileContainer {
         let ftyp = MP4Writer.fileTypeBox(type)
         let header = ftyp + MP4Writer.be(UInt64(reserve), 4) + Array("free".utf8) + [UInt8](repeating: 0, count: Int(reserve) - 8)
             + MP4Writer.be(1, 4) + Array("mdat".utf8) + MP4Writer.be(16, 8)
-        var layout = AudioFileLayout(fileType: type, format: f, dataOffset: Int64(header.count), dataByteCount: 0, magicCookie: magicCookie,
-                                     headerPatch: .mp4(reserveOffset: Int64(ftyp.count), reserveSize: reserve))
+        var layout = AudioFileLayout(fileType: type, format: f, dataOffset: Int64(header.count), dataByteCount: 0, channelLayout: channelLayout,
+                                     magicCookie: magicCookie, headerPatch: .mp4(reserveOffset: Int64(ftyp.count), reserveSize: reserve))
         layout.packetIndex = PacketIndex(variableFrames: f.mFramesPerPacket == 0)
         return .success((header, layout))
     }

@@ -29,8 +29,10 @@ enum MP4Writer {
         return box("ftyp", Array(major.utf8) + be(0, 4) + Array((major + "mp42isom").utf8) + be(0, 4))
     }
 
-    /// The codec configuration box for a sample entry, or nil for a format MP4 files here cannot hold.
-    static func sampleEntry(_ f: AudioStreamBasicDescription, cookie: [UInt8]?) -> [UInt8]? {
+    /// The codec configuration box for a sample entry, or nil for a format MP4 files here cannot hold. A channel layout
+    /// goes into a 'chan' box after the configuration (QuickTime's: a full box holding CAF's 'chan' body), as Apple's
+    /// files carry it.
+    static func sampleEntry(_ f: AudioStreamBasicDescription, cookie: [UInt8]?, channelLayout: [UInt8]? = nil) -> [UInt8]? {
         var entryType: String
         var config: [UInt8]
         switch f.mFormatID {
@@ -66,14 +68,15 @@ enum MP4Writer {
         let bits: UInt64 = f.mFormatID == kAudioFormatAppleLossless || f.mFormatID == kAudioFormatFLAC
             ? UInt64(FLACCookie.bits(flags: f.mFormatFlags) ?? 16) : 16
         let fields = be(0, 6) + be(1, 2) + be(0, 8) + be(UInt64(f.mChannelsPerFrame), 2) + be(bits, 2) + be(0, 4) + be(rate, 4)
-        return box(entryType, fields + config)
+        let chan = channelLayout.map { $0.count >= 12 ? fullBox("chan", CAFContainer.nativeLayoutToCAF($0)) : [] } ?? []
+        return box(entryType, fields + config + chan)
     }
 
     /// The 'moov' for `layout`'s packets, with the data starting at `dataOffset` in the file; nil when the
     /// format (or its missing cookie) cannot be described.
     static func movie(_ layout: AudioFileLayout, dataOffset: Int64) -> [UInt8]? {
         let f = layout.format
-        guard let entry = sampleEntry(f, cookie: layout.magicCookie), f.mSampleRate >= 1 else { return nil }
+        guard let entry = sampleEntry(f, cookie: layout.magicCookie, channelLayout: layout.channelLayout), f.mSampleRate >= 1 else { return nil }
         let index = layout.packetIndex ?? PacketIndex(variableFrames: f.mFramesPerPacket == 0)
         let timescale = UInt64(min(f.mSampleRate.rounded(), Double(UInt32.max)))
         let fpp = f.mFramesPerPacket
