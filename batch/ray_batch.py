@@ -12,6 +12,7 @@ attempts, seconds, bytes, sha256, error) and a summary line with files per secon
 """
 import argparse
 import csv
+import logging
 import hashlib
 import os
 import shlex
@@ -95,9 +96,9 @@ def main():
     else:
         import ray
         if a.address:
-            ray.init(address=a.address, log_to_driver=False)
+            ray.init(address=a.address, log_to_driver=False, logging_level=logging.ERROR)
         else:
-            ray.init(num_cpus=a.workers, include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=a.workers, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
         # The throughput counts the work, not the cluster's start (a few seconds, paid once per batch).
         setup = time.monotonic() - start
         start = time.monotonic()

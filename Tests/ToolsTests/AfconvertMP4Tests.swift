@@ -23,6 +23,25 @@ import Testing
         return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
+    /// Apple's form with several outputs: `afconvert in.wav -o a.caf -d LEI24 -o b.m4a -d aac -b 64000` writes both, each
+    /// with the options after its -o (ffprobe: 24-bit PCM in the CAF, AAC near 64 kbit/s in the .m4a); a failing output
+    /// makes the exit status 1 and leaves the others written.
+    @Test func severalOutputsEachWithItsOptions() throws {
+        let wav = Fixture.tempURL("wav"), a = Fixture.tempURL("caf"), b = Fixture.tempURL("m4a"), bad = Fixture.tempURL("wav")
+        defer { [wav, a, b, bad].forEach { try? FileManager.default.removeItem(at: $0) } }
+        try Fixture.writeWAV(wav, frames: 44100)
+        var r = try Tools.run("afconvert", [wav.path, "-o", a.path, "-d", "LEI24", "-o", b.path, "-d", "aac", "-b", "64000"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let pa = try SoundCheckTests.require("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", a.path])
+        let pb = try SoundCheckTests.require("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,bit_rate", "-of", "csv=p=0", b.path])
+        #expect(pa.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_s24le")
+        let fields = pb.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+        #expect(fields.first == "aac" && abs((Double(fields.last ?? "") ?? 0) - 64000) < 8000, "\(pb)")
+        try? FileManager.default.removeItem(at: a)
+        r = try Tools.run("afconvert", [wav.path, "-o", bad.path, "-d", "aac", "-o", a.path, "-d", "LEI16"])
+        #expect(r.status == 1 && FileManager.default.fileExists(atPath: a.path) && !FileManager.default.fileExists(atPath: bad.path), "\(r.stderr)")
+    }
+
     /// A 5.1 layout goes into the .m4a's 'chan' box (as Apple's files carry it): ffprobe reads 5.1 from it and Audio File
     /// Services reads the layout back as it was written (the WAVE's own layout, from its channel mask; MPEG_5_1_C when -l
     /// names it).

@@ -50,8 +50,9 @@ let usage = """
         Options may appear before or after the direct arguments. If output_file
         is not specified, a name is generated from input_file and the output
         file type, and the file is written into the same directory as input_file.
-    afconvert input_file [-o output_file [option...]]
-        Output file options may also follow -o.
+    afconvert input_file [-o output_file [option...]]...
+        Output file options apply to the previous output_file; other options may
+        appear anywhere before the first -o. Each -o writes one more output.
 
     Options:
         { -f | --file } file_format
@@ -123,6 +124,27 @@ var strategy: UInt32?
 var soundCheckGenerate = false
 var soundCheckRead = false
 var readTrack: UInt32?
+
+// Apple's second form, `afconvert input_file [-o output_file [option...]]...`: with several -o, each output (with the
+// options that follow its -o, and every option before the first) is converted by a run of this tool of its own.
+do {
+    let all = Array(CommandLine.arguments.dropFirst())
+    let starts = all.indices.filter { all[$0] == "-o" && ($0 == 0 || all[$0 - 1] != "--") }
+    if starts.count > 1 {
+        let common = Array(all[..<starts[0]])
+        var status: Int32 = 0
+        for (n, start) in starts.enumerated() {
+            let end = n + 1 < starts.count ? starts[n + 1] : all.count
+            let run = Process()
+            run.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+            run.arguments = common + all[start..<end]
+            do { try run.run() } catch { fail("can't run afconvert for \(all[min(start + 1, all.count - 1)]): \(error)") }
+            run.waitUntilExit()
+            if run.terminationStatus != 0 && status == 0 { status = run.terminationStatus }
+        }
+        exit(status)
+    }
+}
 
 do {
     var args = CommandLine.arguments.dropFirst()[...]
@@ -200,7 +222,7 @@ do {
             readTrack = number(arg, value(arg), 0...UInt32.max - 1)
         case "-o":
             let v = value(arg)
-            if outputPath != nil { fail("more than one output file (\"\(v)\"): this afconvert writes one output file") }
+            if outputPath != nil { fail("more than one output file (\"\(v)\"): give each its own -o") }
             outputPath = v
         case "-v", "--verbose":
             verbose = true
