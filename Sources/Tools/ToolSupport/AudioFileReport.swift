@@ -82,12 +82,13 @@ public func printFull(_ path: String, _ file: AudioFileID, to out: inout AudioFi
     if let duration = s.duration { out.line(String(format: "estimated duration: %f sec", duration)) }
     if let bytes = s.audioBytes { out.line("audio bytes: \(bytes)") }
     if let packets = s.audioPackets { out.line("audio packets: \(packets)") }
-    if let line = s.packetTableLine { out.line(line) }
     if let bitRate = s.bitRate { out.line("bit rate: \(bitRate) bits per second") }
     if let bound = s.packetSizeUpperBound { out.line("packet size upper bound: \(bound)") }
     if let maximum = s.maximumPacketSize { out.line("maximum packet size: \(maximum)") }
     if let offset = s.dataOffset { out.line("audio data file offset: \(offset)") }
     if let optimized = s.optimized { out.line(optimized ? "optimized" : "not optimized") }
+    // Apple's afinfo prints the packet table after "optimized".
+    if let line = s.packetTableLine { out.line(line) }
     if let depth = s.sourceBitDepth { out.line("source bit depth: \(depth)") }
     printInfoDictionary(s, to: &out)
     out.line("----")

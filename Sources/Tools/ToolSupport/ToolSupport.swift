@@ -92,6 +92,12 @@ public func describe(_ f: AudioStreamBasicDescription) -> String {
         return s
     }
     s += quoted(f.mFormatID) + String(format: " (0x%08X) ", flags)
+    if f.mFormatID == kAudioFormatAppleLossless || f.mFormatID == kAudioFormatFLAC {
+        // Lossless codecs name the source's depth, which their flags carry (1: 16, 2: 20, 3: 24, 4: 32 bits), as
+        // Apple's CAStreamBasicDescription prints them.
+        let bits = [1: 16, 2: 20, 3: 24, 4: 32][Int(flags)]
+        return s + (bits.map { "from \($0)-bit source, " } ?? "from UNKNOWN source bit depth, ") + "\(f.mFramesPerPacket) frames/packet"
+    }
     guard f.mFormatID == kAudioFormatLinearPCM else {
         return s + "\(f.mBitsPerChannel) bits/channel, \(f.mBytesPerPacket) bytes/packet, "
             + "\(f.mFramesPerPacket) frames/packet, \(f.mBytesPerFrame) bytes/frame"
