@@ -7,7 +7,7 @@ import Foundation
 import ToolSupport
 
 public final class MemoryFile {
-    let bytes: UnsafeRawBufferPointer
+    public let bytes: UnsafeRawBufferPointer
     public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 }
 

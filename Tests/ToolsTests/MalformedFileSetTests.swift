@@ -1,0 +1,151 @@
+import AudioToolbox
+import FileExercises
+import Foundation
+import Testing
+
+/// A malformed-file set: 12 files made by sox and ffmpeg (WAVE, AIFF, CAF with PCM and ALAC, FLAC, MP3, M4A with AAC
+/// and ALAC, ADTS, Opus in CAF-less MP4, 24-bit WAVE, a 5.1 WAVE) each cut and corrupted ten ways (with the five
+/// non-audio ones: 125). Every open answers noErr or one of Audio File Services' own codes, with the file's type as a hint
+/// and without; every case is then read by every path a client takes (FileExercises: packets, ExtAudioFile through
+/// the converter, the report, AudioFileStream) without a crash, and in bounded time. Non-audio bytes are 'typ?'.
+@Suite struct MalformedFileSetTests {
+    static let audioFileCodes: Set<OSStatus> = [
+        noErr, kAudioFileUnspecifiedError, kAudioFileUnsupportedFileTypeError, kAudioFileUnsupportedDataFormatError,
+        kAudioFileInvalidChunkError, kAudioFileInvalidFileError, kAudioFileInvalidPacketOffsetError, kAudioFileEndOfFileError,
+        kAudioFileDoesNotAllow64BitDataSizeError,
+    ]
+
+    /// Makes one seed file with sox or ffmpeg.
+    static func seed(_ dir: URL, _ name: String, _ tool: String, _ arguments: [String]) throws -> (String, Data, AudioFileTypeID) {
+        let url = dir.appendingPathComponent(name)
+        try SoundCheckTests.require(tool, arguments.map { $0 == "OUT" ? url.path : $0 })
+        let hint: AudioFileTypeID = switch url.pathExtension {
+        case "wav": kAudioFileWAVEType
+        case "aif": kAudioFileAIFFType
+        case "caf": kAudioFileCAFType
+        case "flac": kAudioFileFLACType
+        case "mp3": kAudioFileMP3Type
+        case "m4a": kAudioFileM4AType
+        case "aac": kAudioFileAAC_ADTSType
+        default: kAudioFileMPEG4Type
+        }
+        return (name, try Data(contentsOf: url), hint)
+    }
+
+    static func seeds(in dir: URL) throws -> [(String, Data, AudioFileTypeID)] {
+        let sox = "/usr/bin/sox", ffmpeg = "/usr/bin/ffmpeg"
+        let tone = ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.5", "-ac", "2"]
+        return [
+            try seed(dir, "pcm16.wav", sox, ["-n", "-r", "44100", "-c", "2", "-b", "16", "OUT", "synth", "0.5", "sine", "440"]),
+            try seed(dir, "pcm24.wav", sox, ["-n", "-r", "48000", "-c", "1", "-b", "24", "OUT", "synth", "0.5", "sine", "440"]),
+            try seed(dir, "surround.wav", sox, ["-n", "-r", "48000", "-c", "6", "-b", "16", "OUT", "synth", "0.3", "sine", "440"]),
+            try seed(dir, "pcm.aif", sox, ["-n", "-r", "22050", "-c", "2", "-b", "16", "OUT", "synth", "0.5", "sine", "440"]),
+            try seed(dir, "pcm.caf", ffmpeg, tone + ["-c:a", "pcm_s16be", "OUT"]),
+            try seed(dir, "alac.caf", ffmpeg, tone + ["-c:a", "alac", "OUT"]),
+            try seed(dir, "tone.flac", ffmpeg, tone + ["-c:a", "flac", "OUT"]),
+            try seed(dir, "tone.mp3", ffmpeg, tone + ["-c:a", "libmp3lame", "-b:a", "128k", "OUT"]),
+            try seed(dir, "aac.m4a", ffmpeg, tone + ["-c:a", "aac", "-b:a", "96k", "OUT"]),
+            try seed(dir, "alac.m4a", ffmpeg, tone + ["-c:a", "alac", "OUT"]),
+            try seed(dir, "tone.aac", ffmpeg, tone + ["-c:a", "aac", "-f", "adts", "OUT"]),
+            try seed(dir, "opus.mp4", ffmpeg, tone + ["-ar", "48000", "-c:a", "libopus", "-b:a", "64k", "OUT"]),
+        ]
+    }
+
+    /// Ten ways to break a file: truncations at the magic, inside the header, at half and near the end; the first
+    /// chunk's size as 0 and as 0xFFFFFFFF; the magic flipped; every byte after the first 64 zeroed; the header region
+    /// scrambled; 256 KiB of 0xFF appended.
+    static func mutations(_ d: Data) -> [(String, Data)] {
+        var out: [(String, Data)] = []
+        out.append(("first 4 bytes", d.prefix(4)))
+        out.append(("first 40 bytes", d.prefix(40)))
+        out.append(("half", d.prefix(d.count / 2)))
+        out.append(("all but 7 bytes", d.prefix(d.count - 7)))
+        var zeroSize = d
+        if zeroSize.count > 8 { zeroSize.replaceSubrange(4..<8, with: [0, 0, 0, 0]) }
+        out.append(("size field 0", zeroSize))
+        var hugeSize = d
+        if hugeSize.count > 8 { hugeSize.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0xFF]) }
+        out.append(("size field 0xFFFFFFFF", hugeSize))
+        var magic = d
+        magic[magic.startIndex] ^= 0x20
+        out.append(("magic flipped", magic))
+        var zeroed = d
+        if zeroed.count > 64 { zeroed.replaceSubrange(64..<zeroed.count, with: [UInt8](repeating: 0, count: zeroed.count - 64)) }
+        out.append(("zeroed after 64", zeroed))
+        var scrambled = d
+        var x: UInt32 = 0x9E37_79B9
+        for i in stride(from: 8, to: min(scrambled.count, 512), by: 3) {
+            x = x &* 1_664_525 &+ 1_013_904_223
+            scrambled[scrambled.startIndex + i] = UInt8(truncatingIfNeeded: x >> 24)
+        }
+        out.append(("header scrambled", scrambled))
+        out.append(("0xFF appended", d + Data(repeating: 0xFF, count: 1 << 18)))
+        return out
+    }
+
+    /// Opens `data` from memory with `hint`.
+    static func open(_ data: Data, hint: AudioFileTypeID) -> OSStatus {
+        data.withUnsafeBytes { raw in
+            let m = MemoryFile(raw)
+            let read: AudioFile_ReadProc = { client, position, count, buffer, actual in
+                let bytes = Unmanaged<MemoryFile>.fromOpaque(client).takeUnretainedValue().bytes
+                guard position >= 0, position < Int64(bytes.count) else { actual.pointee = 0; return kAudioFileEndOfFileError }
+                let n = min(Int(count), bytes.count - Int(position))
+                buffer.copyMemory(from: bytes.baseAddress! + Int(position), byteCount: n)
+                actual.pointee = UInt32(n)
+                return noErr
+            }
+            let size: AudioFile_GetSizeProc = { client in Int64(Unmanaged<MemoryFile>.fromOpaque(client).takeUnretainedValue().bytes.count) }
+            var file: AudioFileID?
+            let status = AudioFileOpenWithCallbacks(Unmanaged.passUnretained(m).toOpaque(), read, nil, size, nil, hint, &file)
+            if let file { AudioFileClose(file) }
+            return status
+        }
+    }
+
+    @Test func everyCaseAnswersAnAudioFileCode() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oca-malformed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let seeds = try Self.seeds(in: dir)
+        var cases: [(String, Data, AudioFileTypeID)] = []
+        for (name, data, hint) in seeds {
+            // The intact file opens: the set breaks files we read.
+            #expect(Self.open(data, hint: 0) == noErr, "\(name) intact")
+            cases += Self.mutations(data).map { ("\(name): \($0.0)", $0.1, hint) }
+        }
+        // Not audio at all: answered 'typ?' with no hint, as Apple's AudioFile does.
+        var random = Data(count: 4096)
+        var x: UInt32 = 12345
+        for i in random.indices { x = x &* 1_103_515_245 &+ 12345; random[i] = UInt8(truncatingIfNeeded: x >> 16) }
+        let notAudio: [(String, Data)] = [("text", Data("This is not an audio file, just a line of text.\n".utf8)), ("1 KiB of zeros", Data(count: 1024)),
+                                          ("4 KiB of noise", random), ("one byte", Data([0x52])), ("PDF header", Data("%PDF-1.7\n%\u{E2}".utf8))]
+        for (name, data) in notAudio {
+            #expect(Self.open(data, hint: 0) == kAudioFileUnsupportedFileTypeError, "\(name)")
+            cases.append((name, data, 0))
+        }
+        var tally: [OSStatus: Int] = [:]
+        var slowest = (0.0, "")
+        for (name, data, hint) in cases {
+            for h in Set([hint, 0]) {
+                let status = Self.open(data, hint: h)
+                tally[status, default: 0] += 1
+                #expect(Self.audioFileCodes.contains(status), "\(name) (hint \(h)): \(status) is not an Audio File Services code")
+            }
+            let start = Date()
+            data.withUnsafeBytes { exerciseAll($0) }
+            let seconds = Date().timeIntervalSince(start)
+            if seconds > slowest.0 { slowest = (seconds, name) }
+            #expect(seconds < 20, "\(name): \(seconds) s")
+        }
+        #expect(cases.count >= 100)
+        let summary = tally.sorted { $0.value > $1.value }.map { "\(Self.fourCC($0.key)) \($0.value)" }.joined(separator: ", ")
+        print("malformed-file set: \(cases.count) cases, opens answered \(summary); slowest full read \(String(format: "%.2f", slowest.0)) s (\(slowest.1))")
+    }
+
+    /// A status as Apple prints it: four characters when they are printable, else the number.
+    static func fourCC(_ s: OSStatus) -> String {
+        let b = withUnsafeBytes(of: UInt32(bitPattern: s).bigEndian) { Array($0) }
+        return b.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? "'" + String(decoding: b, as: UTF8.self) + "'" : "\(s)"
+    }
+}
