@@ -177,6 +177,28 @@ final class Player: @unchecked Sendable {
         ring.Allocate(Int32(channels), 4, UInt32(capacity))
     }
 
+    /// Offline (-o): the render reads the file itself, on its own thread, as far as each slice needs (no feeder thread,
+    /// no waiting: an offline render may do I/O, a device's may not).
+    var offlineFile: ExtAudioFileRef?
+    private var offlinePosition: Int64 = 0
+    private lazy var offlineList = AudioBufferList.allocate(maximumBuffers: channels)
+    private lazy var offlineMemory = UnsafeMutablePointer<Float>.allocate(capacity: 4096 * channels)
+
+    /// Reads the file into the ring up to frame `end` (the offline render's own reader).
+    func fillOffline(_ file: ExtAudioFileRef, to end: Int64) {
+        let chunk = 4096
+        while offlinePosition < min(end, total) {
+            for c in 0..<channels {
+                offlineList[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(chunk * 4), mData: UnsafeMutableRawPointer(offlineMemory + c * chunk))
+            }
+            var frames = UInt32(chunk)
+            guard ExtAudioFileRead(file, &frames, offlineList.unsafeMutablePointer) == noErr, frames > 0 else { offlinePosition = total; break }
+            _ = ring.Store(offlineList.unsafePointer, frames, offlinePosition)
+            offlinePosition += Int64(frames)
+        }
+        written.store(offlinePosition, ordering: .releasing)
+    }
+
     /// Feeder thread: reads the file in slices while there is room, until the end.
     func feed(_ file: ExtAudioFileRef) {
         let chunk = 4096
@@ -204,6 +226,7 @@ final class Player: @unchecked Sendable {
     static let render: AURenderCallback = { refCon, _, _, _, frames, ioData in
         let p = Unmanaged<Player>.fromOpaque(refCon).takeUnretainedValue()
         let start = p.consumed.load(ordering: .relaxed)
+        if let file = p.offlineFile { p.fillOffline(file, to: start + Int64(frames)) }
         let list = UnsafeMutableAudioBufferListPointer(ioData!)
         _ = p.ring.Fetch(ioData!, frames, start)
         // Past the end (or not read yet: an underrun) is silence; the fetch zero-fills what it lacks.
@@ -224,9 +247,13 @@ struct UncheckedFile: @unchecked Sendable {
 }
 
 let player = Player(total: totalFrames, channels: Int(channels), rate: fileFormat.mSampleRate, volume: volume)
-let feedFile = UncheckedFile(file)
-let feeder = Thread { player.feed(feedFile.file) }
-feeder.start()
+if outputPath != nil {
+    player.offlineFile = file
+} else {
+    let feedFile = UncheckedFile(file)
+    let feeder = Thread { player.feed(feedFile.file) }
+    feeder.start()
+}
 
 // MARK: The graph
 
@@ -373,9 +400,6 @@ if let outputPath {
     time.mFlags = .sampleTimeValid
     var done: Int64 = 0
     while done < framesToPlay && !Interruption.isSet {
-        // The feeder must be ahead of the graph's reads (with -r the graph reads rate x frames).
-        let need = min(player.total, player.consumed.load(ordering: .acquiring) + Int64(Double(slice) * playbackRate) + 8192)
-        while player.written.load(ordering: .acquiring) < need { Thread.sleep(forTimeInterval: 0.001) }
         let n = Int(min(Int64(slice), framesToPlay - done))
         for c in 0..<Int(channels) {
             list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(n * 4), mData: UnsafeMutableRawPointer(memory + c * slice))
