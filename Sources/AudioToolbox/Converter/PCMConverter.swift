@@ -92,6 +92,14 @@ final class PCMConverter: @unchecked Sendable {
             && mapsEveryChannelToItself
     }
 
+    /// The direct kernels' pair when the conversion is one they do exactly: channels routed (not mixed), no dither,
+    /// Float32 on one side and a packed little-endian layout on the other. Nil: the Double path.
+    private var directPair: (PCMDirectKernels.Kind, PCMDirectKernels.Kind)? {
+        guard !mixesToMono, mixGains == nil, !shouldDither, let from = PCMDirectKernels.kind(input.layout),
+              let to = PCMDirectKernels.kind(output.layout), PCMDirectKernels.handles(from, to) else { return nil }
+        return (from, to)
+    }
+
     /// An index loop: the generic enumerated/allSatisfy form allocates an iterator in a debug build, and this runs
     /// on the render thread.
     private var mapsEveryChannelToItself: Bool {
@@ -290,6 +298,19 @@ final class PCMConverter: @unchecked Sendable {
             for b in 0..<input.bufferCount {
                 guard let src = inList[b].mData, let dst = outList[b].mData else { continue }
                 (dst + outFrame * output.bytesPerFrame).copyMemory(from: src + inFrame * input.bytesPerFrame, byteCount: frames * input.bytesPerFrame)
+            }
+            return
+        }
+        if let (from, to) = directPair {
+            // Each output channel straight from its source channel (or silence), no Double stage in between.
+            for c in 0..<output.channels {
+                guard let dst = output.samplePointer(outList, channel: c, frame: outFrame) else { continue }
+                let source = Int(channelMap[c])
+                guard source >= 0, let src = input.samplePointer(inList, channel: source, frame: inFrame) else {
+                    for i in 0..<frames { (dst + i * output.bytesPerFrame).initializeMemory(as: UInt8.self, repeating: 0, count: output.layout.containerBytes) }
+                    continue
+                }
+                PCMDirectKernels.convert(src, sourceStride: input.bytesPerFrame, from: from, dst, destinationStride: output.bytesPerFrame, to: to, count: frames)
             }
             return
         }

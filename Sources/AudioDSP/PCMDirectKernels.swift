@@ -1,0 +1,156 @@
+/// Direct conversions between the common packed little-endian sample layouts (Int16, Int24, Int32, Float32, Float64),
+/// for a converter whose channels pass straight through at one rate: no intermediate buffer, no per-sample layout
+/// dispatch (Float32 pairs in Float arithmetic; the others through one Double per sample, specialised per pair). Every result is bit-identical to PCMSampleCodec's decode to Double
+/// then encode without dither (integer to float scaling by a power of two is exact in either width; rounding is to
+/// nearest, ties to even, with the same clipping; NaN encodes as 0). Safe on the render thread.
+public enum PCMDirectKernels {
+    /// A layout the kernels handle.
+    public enum Kind: Sendable, Equatable {
+        case int16, int24, int32, float32, float64
+    }
+
+    /// The kind of `layout`, or nil when the kernels do not handle it (big-endian, unpacked, fixed point, unsigned).
+    public static func kind(_ layout: PCMSampleLayout) -> Kind? {
+        guard !layout.isBigEndian, layout.fractionBits == 0, layout.validBits == 8 * layout.containerBytes else { return nil }
+        if layout.isFloat { return layout.containerBytes == 4 ? .float32 : layout.containerBytes == 8 ? .float64 : nil }
+        guard layout.isSigned else { return nil }
+        switch layout.containerBytes {
+        case 2: return .int16
+        case 3: return .int24
+        case 4: return .int32
+        default: return nil
+        }
+    }
+
+    /// Whether `convert` handles the pair (every pair of kinds).
+    public static func handles(_ from: Kind, _ to: Kind) -> Bool { true }
+
+    /// Converts `count` samples, `sourceStride` bytes apart, into samples `destinationStride` bytes apart. The pair
+    /// must be one `handles` accepts.
+    public static func convert(_ source: UnsafeRawPointer, sourceStride: Int, from: Kind,
+                               _ destination: UnsafeMutableRawPointer, destinationStride: Int, to: Kind, count: Int) {
+        switch (from, to) {
+        case (.float32, .float32):
+            for i in 0..<count { destination.storeBytes(of: source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self), toByteOffset: i * destinationStride, as: Float.self) }
+        case (.int16, .float32):
+            for i in 0..<count {
+                let x = Float(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Int16.self)) * (1 / 32768)
+                destination.storeBytes(of: x, toByteOffset: i * destinationStride, as: Float.self)
+            }
+        case (.int24, .float32):
+            for i in 0..<count {
+                let p = source + i * sourceStride
+                let v = Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8
+                    | Int32(p.load(fromByteOffset: 2, as: Int8.self)) << 16
+                destination.storeBytes(of: Float(v) * (1 / 8_388_608), toByteOffset: i * destinationStride, as: Float.self)
+            }
+        case (.int32, .float32):
+            for i in 0..<count {
+                // Float(Int32) rounds once, as Double(Int32) -> Float does; the power-of-two scale is exact.
+                let x = Float(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Int32.self)) * (1 / 2_147_483_648)
+                destination.storeBytes(of: x, toByteOffset: i * destinationStride, as: Float.self)
+            }
+        case (.float64, .float32):
+            for i in 0..<count {
+                destination.storeBytes(of: Float(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Double.self)),
+                                       toByteOffset: i * destinationStride, as: Float.self)
+            }
+        case (.float32, .int16):
+            for i in 0..<count {
+                let x = source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self) * 32768
+                let v: Int16 = x.isNaN ? 0 : x >= 32767 ? .max : x <= -32768 ? .min : Int16(x.rounded(.toNearestOrEven))
+                destination.storeBytes(of: v, toByteOffset: i * destinationStride, as: Int16.self)
+            }
+        case (.float32, .int24):
+            for i in 0..<count {
+                let x = source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self) * 8_388_608
+                let v: Int32 = x.isNaN ? 0 : x >= 8_388_607 ? 8_388_607 : x <= -8_388_608 ? -8_388_608 : Int32(x.rounded(.toNearestOrEven))
+                let p = destination + i * destinationStride
+                p.storeBytes(of: UInt8(truncatingIfNeeded: v), as: UInt8.self)
+                p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 8), toByteOffset: 1, as: UInt8.self)
+                p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
+            }
+        case (.float32, .int32):
+            for i in 0..<count {
+                // In Double: Float cannot hold 2^31 - 1, the clipping bound.
+                let x = Double(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self)) * 2_147_483_648
+                let v: Int32 = x.isNaN ? 0 : x >= 2_147_483_647 ? .max : x <= -2_147_483_648 ? .min : Int32(x.rounded(.toNearestOrEven))
+                destination.storeBytes(of: v, toByteOffset: i * destinationStride, as: Int32.self)
+            }
+        case (.float32, .float64):
+            for i in 0..<count {
+                destination.storeBytes(of: Double(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self)),
+                                       toByteOffset: i * destinationStride, as: Double.self)
+            }
+        default:
+            func pick<S: DirectSample>(_: S.Type) {
+                switch to {
+                case .int16: run(S.self, Int16Sample.self)
+                case .int24: run(S.self, Int24Sample.self)
+                case .int32: run(S.self, Int32Sample.self)
+                case .float32: run(S.self, Float32Sample.self)
+                case .float64: run(S.self, Float64Sample.self)
+                }
+            }
+            func run<S: DirectSample, D: DirectSample>(_: S.Type, _: D.Type) {
+                for i in 0..<count { D.store(S.load(source + i * sourceStride), destination + i * destinationStride) }
+            }
+            switch from {
+            case .int16: pick(Int16Sample.self)
+            case .int24: pick(Int24Sample.self)
+            case .int32: pick(Int32Sample.self)
+            case .float32: pick(Float32Sample.self)
+            case .float64: pick(Float64Sample.self)
+            }
+        }
+    }
+}
+
+/// One packed little-endian layout read as a Double in [-1, 1) and written back from one (rounded to nearest, ties to
+/// even, clipped; NaN as 0), as PCMSampleCodec does.
+protocol DirectSample {
+    static func load(_ p: UnsafeRawPointer) -> Double
+    static func store(_ x: Double, _ p: UnsafeMutableRawPointer)
+}
+
+extension DirectSample {
+    /// `x` scaled by 2^(bits - 1), rounded and clipped to a signed integer of `bits`.
+    @inline(__always) static func integer(_ x: Double, bits: Int) -> Int64 {
+        let scaled = x * Double(sign: .plus, exponent: bits - 1, significand: 1)
+        let top = Double((Int64(1) << (bits - 1)) - 1), bottom = -Double(Int64(1) << (bits - 1))
+        return scaled.isNaN ? 0 : Int64(min(max(scaled.rounded(.toNearestOrEven), bottom), top))
+    }
+}
+
+enum Int16Sample: DirectSample {
+    @inline(__always) static func load(_ p: UnsafeRawPointer) -> Double { Double(p.loadUnaligned(as: Int16.self)) / 32768 }
+    @inline(__always) static func store(_ x: Double, _ p: UnsafeMutableRawPointer) { p.storeBytes(of: Int16(integer(x, bits: 16)), as: Int16.self) }
+}
+
+enum Int24Sample: DirectSample {
+    @inline(__always) static func load(_ p: UnsafeRawPointer) -> Double {
+        Double(Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8 | Int32(p.load(fromByteOffset: 2, as: Int8.self)) << 16)
+            / 8_388_608
+    }
+    @inline(__always) static func store(_ x: Double, _ p: UnsafeMutableRawPointer) {
+        let v = integer(x, bits: 24)
+        p.storeBytes(of: UInt8(truncatingIfNeeded: v), as: UInt8.self)
+        p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 8), toByteOffset: 1, as: UInt8.self)
+        p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
+    }
+}
+
+enum Int32Sample: DirectSample {
+    @inline(__always) static func load(_ p: UnsafeRawPointer) -> Double { Double(p.loadUnaligned(as: Int32.self)) / 2_147_483_648 }
+    @inline(__always) static func store(_ x: Double, _ p: UnsafeMutableRawPointer) { p.storeBytes(of: Int32(integer(x, bits: 32)), as: Int32.self) }
+}
+
+enum Float32Sample: DirectSample {
+    @inline(__always) static func load(_ p: UnsafeRawPointer) -> Double { Double(p.loadUnaligned(as: Float.self)) }
+    @inline(__always) static func store(_ x: Double, _ p: UnsafeMutableRawPointer) { p.storeBytes(of: Float(x), as: Float.self) }
+}
+
+enum Float64Sample: DirectSample {
+    @inline(__always) static func load(_ p: UnsafeRawPointer) -> Double { p.loadUnaligned(as: Double.self) }
+    @inline(__always) static func store(_ x: Double, _ p: UnsafeMutableRawPointer) { p.storeBytes(of: x, as: Double.self) }
+}
