@@ -22,6 +22,13 @@ func usage() -> String {
             print the file's info dictionary only
         {-x --xml}
             print the report as XML (one <audio_file> element per file)
+
+    OpenCoreAudio extensions (not in Apple's afinfo):
+        {--plot} out.png
+            also write a picture of the (one) audio file: waveform, spectrogram (dBFS colour scale),
+            time axis in seconds, frequency axis in kHz
+        {--plot-size} WxH
+            the picture's size in pixels (default 1200x800)
     """
 }
 
@@ -32,7 +39,25 @@ var infoOnly = false
 var xml = false
 var paths: [String] = []
 var onlyFiles = false
-for argument in CommandLine.arguments.dropFirst() {
+var plotPath: String?
+var plotSize = PlotLayout.defaultSize
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    if !onlyFiles, argument == "--plot" || argument == "--plot-size" {
+        guard let value = arguments.popFirst() else {
+            warn("afinfo: \(argument) needs a value")
+            exit(1)
+        }
+        if argument == "--plot" {
+            plotPath = value
+        } else if let size = PlotLayout.parseSize(value) {
+            plotSize = size
+        } else {
+            warn("afinfo: --plot-size wants WIDTHxHEIGHT (for example 1200x800), not \(value)")
+            exit(1)
+        }
+        continue
+    }
     if onlyFiles || !argument.hasPrefix("-") || argument == "-" {
         paths.append(argument)
         continue
@@ -54,6 +79,10 @@ for argument in CommandLine.arguments.dropFirst() {
 }
 guard !paths.isEmpty else {
     warn(usage())
+    exit(1)
+}
+if plotPath != nil && paths.count != 1 {
+    warn("afinfo: --plot draws one audio file; \(paths.count) were given")
     exit(1)
 }
 
@@ -83,5 +112,13 @@ for path in paths {
     AudioFileClose(file)
 }
 if xml { print(AudioFileXMLReport.footer, terminator: "") }
+if let plotPath, failures == 0 {
+    do {
+        try AudioFilePlot.write(path: paths[0], to: plotPath, width: plotSize.width, height: plotSize.height)
+    } catch {
+        warn("afinfo: \(error)")
+        failures += 1
+    }
+}
 fflush(nil)
 exit(failures == 0 ? 0 : 1)
