@@ -18,9 +18,10 @@ set -euo pipefail
 # libopenal1: openal-soft, the independent OpenAL the tests and the benchmark put ours beside (never linked by us).
 # libebur128-1: libebur128, the reference loudness meter the Sound Check tests compare ours with (through ctypes).
 # alsa-utils: aconnect, which the ALSA sequencer test checks our ports with (where /dev/snd/seq exists).
+# graphviz: `dot`, which the graph picture tests require to parse OCAGraphDOT's text and which qa1717-demo --dot x.png runs.
 # python3-pil: the independent PNG decoder the picture tests read our PNGs back with (afinfo --plot, PNGImage).
 packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng libespeak-ng-dev libavcodec-dev libmpg123-dev libopus-dev flac
-          timgm6mb-soundfont fluidsynth libjack-jackd2-dev jackd2 alsa-utils libmysofa-dev libopenal1 libebur128-1 python3-pil)
+          timgm6mb-soundfont fluidsynth libjack-jackd2-dev jackd2 alsa-utils libmysofa-dev libopenal1 libebur128-1 python3-pil graphviz)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

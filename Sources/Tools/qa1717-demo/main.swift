@@ -3,7 +3,9 @@
 // AUConverter, then an AUMultiChannelMixer, then AUiPodTime at the rate given, then GenericOutput (in place of
 // RemoteIO), pulled with AudioUnitRender and written with ExtAudioFile. With --input the callback reads an audio file
 // instead (through ExtAudioFile, in the same client format), all of it.
-//   qa1717-demo [--input FILE] [rate] [input-seconds] [out.wav]      (defaults: 1.5, 4, qa1717.wav)
+//   qa1717-demo [--input FILE] [--dot graph.dot|graph.png] [rate] [input-seconds] [out.wav]      (defaults: 1.5, 4, qa1717.wav)
+// --dot (an OpenCoreAudio extension) also writes the graph as Graphviz DOT (OCAGraphDOT), or as a PNG drawn by
+// Graphviz's `dot` command when the name ends in .png.
 import AudioToolbox
 
 let clientRate = 22050.0, outputRate = 44100.0
@@ -48,6 +50,29 @@ func description(_ type: OSType, _ subType: OSType) -> AudioComponentDescription
                               componentFlags: 0, componentFlagsMask: 0)
 }
 
+/// Writes DOT text to `path`, or, for a .png name, the picture Graphviz's `dot` (found on PATH) draws of it.
+func writeGraphPicture(_ dot: String, to path: String) {
+    guard path.lowercased().hasSuffix(".png") else {
+        do { try dot.write(toFile: path, atomically: true, encoding: .utf8) } catch { check(-1, "writing \(path)") }
+        return
+    }
+    let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    guard let tool = searchPath.split(separator: ":").map({ "\($0)/dot" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        FileHandle.standardError.write("qa1717-demo: a .png needs Graphviz's dot command (package graphviz); name a .dot file instead\n".data(using: .utf8)!)
+        exit(1)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = ["-Tpng", "-o", path]
+    let input = Pipe()
+    process.standardInput = input
+    do { try process.run() } catch { check(-1, "running \(tool)") }
+    input.fileHandleForWriting.write(dot.data(using: .utf8)!)
+    try? input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    check(process.terminationStatus == 0 ? noErr : -1, "dot -Tpng")
+}
+
 func setFormat(_ unit: AudioUnit, _ scope: AudioUnitScope, _ format: AudioStreamBasicDescription, _ what: String) {
     var f = format
     check(AudioUnitSetProperty(unit, kAudioUnitProperty_StreamFormat, scope, 0, &f, UInt32(MemoryLayout<AudioStreamBasicDescription>.size)), what)
@@ -55,6 +80,15 @@ func setFormat(_ unit: AudioUnit, _ scope: AudioUnitScope, _ format: AudioStream
 
 var args = Array(CommandLine.arguments.dropFirst())
 var inputSeconds = 4.0
+var dotPath: String?
+if let i = args.firstIndex(of: "--dot") {
+    guard i + 1 < args.count else {
+        FileHandle.standardError.write("qa1717-demo: --dot needs a file name (graph.dot or graph.png)\n".data(using: .utf8)!)
+        exit(1)
+    }
+    dotPath = args[i + 1]
+    args.removeSubrange(i...(i + 1))
+}
 if let i = args.firstIndex(of: "--input"), i + 1 < args.count {
     var file: ExtAudioFileRef?
     check(ExtAudioFileOpenURL(URL(fileURLWithPath: args[i + 1]) as CFURL, &file), "ExtAudioFileOpenURL \(args[i + 1])")
@@ -107,6 +141,7 @@ setFormat(mixer!, kAudioUnitScope_Output, outputFormat, "mixer output format")
 setFormat(iPodTime!, kAudioUnitScope_Output, outputFormat, "iPodTime output format")
 check(AUGraphInitialize(graph!), "AUGraphInitialize")
 CAShow(UnsafeMutableRawPointer(graph!))
+if let dotPath { writeGraphPicture(OCAGraphDOT(graph!), to: dotPath) }
 
 // Listing 2: the rate (rounded by the unit).
 check(AudioUnitSetParameter(iPodTime!, kTimePitchParam_Rate, kAudioUnitScope_Global, 0, rate, 0), "set rate")
