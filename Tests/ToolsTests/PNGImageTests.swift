@@ -27,6 +27,24 @@ import ToolSupport
         #expect(picture.pixel(0, 199) == (255, 0, 0) && picture.pixel(299, 0) == (255, 0, 0))
     }
 
+    /// Noise (literals only), long runs (matches of the longest length, 258) and rows repeated from far back
+    /// (12 and 24 KiB back, inside the 32 KiB window) all decode to the same pixels; the flat parts compress.
+    @Test func deflateCasesDecodeExactly() throws {
+        var g = SystemRandomNumberGenerator()
+        var image = PNGImage(width: 4000, height: 40, background: PNGImage.Color(7, 7, 7))
+        for y in 0..<10 { for x in 0..<4000 { image.set(x: x, y: y, PNGImage.Color(.random(in: 0...255, using: &g), .random(in: 0...255, using: &g), 9)) } }
+        for y in 20..<40 { for x in 0..<4000 where (x / 5 + y) % 3 == 0 { image.set(x: x, y: y, .white) } }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oca-png-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try image.write(to: url)
+        let picture = try PictureReader.read(url)
+        #expect(picture.width == 4000 && picture.height == 40)
+        #expect(picture.rgb == image.pixels)
+        let size = try Data(contentsOf: url).count
+        // 10 noisy rows cannot shrink much (2/3 random bytes); the 30 others should almost vanish.
+        #expect(size < image.pixels.count / 2, "\(size) bytes for \(image.pixels.count) bytes of pixels")
+    }
+
     @Test func oddSizesAndTinyImages() throws {
         for (w, h) in [(1, 1), (37, 23), (1, 400)] {
             var image = PNGImage(width: w, height: h, background: .black)

@@ -1,5 +1,5 @@
-// PNG output for PNGImage: 8-bit RGB, no interlace, filter 0 on every row, and the zlib stream made of
-// stored (uncompressed) deflate blocks, so no compression library is needed. Plots are a few MB at most.
+// PNG output for PNGImage: 8-bit RGB, no interlace, filter 0 on every row, and the zlib stream deflated by
+// our own FixedHuffmanDeflate (Linux Foundation has no zlib API; no compression library is linked).
 import Foundation
 
 extension PNGImage {
@@ -11,7 +11,7 @@ extension PNGImage {
         header.appendBigEndian(UInt32(height))
         header.append(contentsOf: [8, 2, 0, 0, 0])  // bit depth 8, colour type 2 (RGB), deflate, filter 0, no interlace
         png.appendChunk("IHDR", header)
-        png.appendChunk("IDAT", zlibStored(scanlines()))
+        png.appendChunk("IDAT", zlibStream(scanlines()))
         png.appendChunk("IEND", Data())
         return png
     }
@@ -33,21 +33,10 @@ extension PNGImage {
         return raw
     }
 
-    /// A zlib stream (RFC 1950) holding the bytes in stored deflate blocks (RFC 1951 section 3.2.4).
-    private func zlibStored(_ bytes: [UInt8]) -> Data {
+    /// A zlib stream (RFC 1950): header, the deflated bytes, Adler-32 of the bytes.
+    private func zlibStream(_ bytes: [UInt8]) -> Data {
         var out = Data([0x78, 0x01])  // deflate, 32 KiB window; check bits make 0x7801 a multiple of 31
-        var start = 0
-        repeat {
-            let count = min(bytes.count - start, 65535)
-            let final = start + count == bytes.count
-            out.append(final ? 1 : 0)  // BFINAL, BTYPE 00 (stored)
-            out.append(UInt8(count & 0xFF))
-            out.append(UInt8(count >> 8))
-            out.append(UInt8(~count & 0xFF))
-            out.append(UInt8((~count >> 8) & 0xFF))
-            out.append(contentsOf: bytes[start..<(start + count)])
-            start += count
-        } while start < bytes.count
+        out.append(contentsOf: FixedHuffmanDeflate.compress(bytes))
         out.appendBigEndian(PNGChecksum.adler32(bytes))
         return out
     }
