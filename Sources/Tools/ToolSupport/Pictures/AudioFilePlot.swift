@@ -135,6 +135,11 @@ public enum AudioFilePlot {
         }
         let axisTitle = "Time (s)"
         image.text(axisTitle, x: layout.plotLeft + (w - BitmapFont.width(of: axisTitle, scale: s)) / 2, y: layout.timeTitleTop, ink, scale: s)
+        // Whose picture this is: OpenCoreAudio's, not a copy of anything Apple's afinfo makes.
+        let credit = "OpenCoreAudio afinfo --plot", creditLeft = layout.width - 6 - BitmapFont.width(of: credit)
+        if creditLeft > layout.plotLeft + (w + BitmapFont.width(of: axisTitle, scale: s)) / 2 + 12 {  // only where it clears the axis title
+            image.text(credit, x: creditLeft, y: layout.height - 6 - BitmapFont.glyphHeight, grid)
+        }
 
         // Colour bar: the scale's top (0 dBFS) at the top.
         let barLeft = layout.colorBarLeft, barWidth = layout.colorBarWidth

@@ -8,7 +8,7 @@ public struct PlotLayout: Sendable {
     /// The smallest size a plot is drawn at; smaller requests are enlarged to it.
     public static let minimumSize = (width: 320, height: 240)
     /// The largest size; larger requests are reduced to it.
-    public static let maximumSize = (width: 8192, height: 8192)
+    public static let maximumSize = (width: 4096, height: 4096)
 
     public let width: Int
     public let height: Int
