@@ -86,6 +86,30 @@ import ToolSupport
         #expect(brightness[brightest - layout.spectrogramTop] > 600, "\(brightness[brightest - layout.spectrogramTop])")
         let farRow = layout.row(frequency: 15000, nyquist: 22050) - layout.spectrogramTop
         #expect(brightness[farRow] < 30, "15 kHz row brightness \(brightness[farRow])")
+
+        // The dB scale: the tone's pixel in the middle column read against the colour bar gives its level. sox's
+        // amplitude 0.5 is -6.02 dBFS; 3 kHz lies 0.32 of a bin off a bin centre, where a Hann window reads
+        // about 0.4 dB low, so the bar must say -6.4 dB within a couple of dB of colour quantisation.
+        let middle = layout.plotLeft + layout.plotWidth / 2
+        let tone = picture.pixel(middle, brightest)
+        var nearest = (distance: Int.max, row: 0)
+        for r in 0..<layout.spectrogramHeight {
+            let bar = picture.pixel(layout.colorBarLeft + layout.colorBarWidth / 2, layout.spectrogramTop + r)
+            let d = abs(Int(bar.0) - Int(tone.0)) + abs(Int(bar.1) - Int(tone.1)) + abs(Int(bar.2) - Int(tone.2))
+            if d < nearest.distance { nearest = (d, r) }
+        }
+        let toneDecibels = -100 * Double(nearest.row) / Double(layout.spectrogramHeight - 1)
+        #expect(abs(toneDecibels - -6.4) < 2, "the tone reads \(toneDecibels) dBFS on the colour bar (colour distance \(nearest.distance))")
+
+        // The waveform: amplitude 0.5 reaches a quarter of the panel's height above and below the centre line.
+        let wave = (layout.waveformTop..<(layout.waveformTop + layout.waveformHeight)).filter { y in
+            let p = picture.pixel(middle, y)
+            return p.2 > 150 && p.0 < 100  // the waveform's blue
+        }
+        let quarter = Double(layout.waveformHeight - 1) / 4
+        let centre = Double(layout.waveformTop) + Double(layout.waveformHeight - 1) / 2
+        #expect(abs(Double(wave.first ?? 0) - (centre - quarter)) <= 1.5 && abs(Double(wave.last ?? 0) - (centre + quarter)) <= 1.5,
+                "waveform spans rows \(wave.first ?? -1)...\(wave.last ?? -1), expected \(centre - quarter)...\(centre + quarter)")
     }
 
     @Test func plotArgumentsAreChecked() throws {
