@@ -79,5 +79,13 @@ if [ "$started" = 1 ] || [ ! -f "$dir/keepers" ]; then
         detached setsid pacat -p -d "$sink" --latency-msec=10 --raw --format=s16le --rate=44100 --channels=2 /dev/zero
         echo $! >> "$dir/keepers"
     done
+    # Return only once the keepers play and the sinks are awake: until then the first stream a client starts (a
+    # test's, a tool's) stalls for up to two seconds (the first device test of a run, alone, failed that way).
+    for _ in $(seq 100); do [ "$(pactl list short sink-inputs | wc -l)" -ge 2 ] && break; sleep 0.05; done
+    # Then until each null sink has woken from its idle sleep (its reported latency counts down from ~2 s).
+    for _ in $(seq 60); do
+        pactl list sinks | awk '/Latency:/ { if ($2 > 100000) late = 1 } END { exit late }' && break
+        sleep 0.1
+    done
 fi
 echo "PULSE_SERVER=$PULSE_SERVER"

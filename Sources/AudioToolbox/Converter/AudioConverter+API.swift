@@ -108,23 +108,7 @@ public func AudioConverterConvertBuffer(_ inAudioConverter: AudioConverterRef, _
 public func AudioConverterConvertComplexBuffer(_ inAudioConverter: AudioConverterRef, _ inNumberPCMFrames: UInt32,
                                                _ inInputData: UnsafePointer<AudioBufferList>,
                                                _ outOutputData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-    withConverter(inAudioConverter) { converter in
-        let c = converter.pcm
-        guard !converter.isCodec, !c.sampleRatesDiffer else { return kAudioConverterErr_OperationNotSupported }
-        let inList = UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: inInputData))
-        let outList = UnsafeMutableAudioBufferListPointer(outOutputData)
-        let frames = Int(inNumberPCMFrames)
-        guard inList.count == c.input.bufferCount, outList.count == c.output.bufferCount else { return kAudio_ParamError }
-        for b in inList where b.mData == nil || Int(b.mDataByteSize) < frames * c.input.bytesPerFrame {
-            return kAudioConverterErr_InvalidInputSize
-        }
-        for b in outList where b.mData == nil || Int(b.mDataByteSize) < frames * c.output.bytesPerFrame {
-            return kAudioConverterErr_InvalidOutputSize
-        }
-        c.convertDirect(from: inList, inFrame: 0, to: outList, outFrame: 0, frames: frames)
-        for i in 0..<outList.count { outList[i].mDataByteSize = UInt32(frames * c.output.bytesPerFrame) }
-        return noErr
-    }
+    withConverter(inAudioConverter) { $0.convertComplexBuffer(frames: inNumberPCMFrames, from: inInputData, to: outOutputData) }
 }
 
 /// Pull-model conversion: fills `outOutputData` with up to `*ioOutputDataPacketSize` packets (frames for

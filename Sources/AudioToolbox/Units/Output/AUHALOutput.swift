@@ -34,8 +34,9 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
     /// Converters inside the unit: an AUConverter when the output path changes sample rate (it pulls the
     /// client as much as it needs), else an AudioConverter frame for frame; nil when the formats are equal.
     private var outputConverter: AudioUnit?
-    private var outputFormatConverter: AudioConverterRef?
-    private var inputFormatConverter: AudioConverterRef?
+    /// Held as objects, not handles: the IO thread converts through them with no handle lookup (which locks).
+    private var outputFormatConverter: AudioConverterObject?
+    private var inputFormatConverter: AudioConverterObject?
     private var heldList = AudioBufferList.allocate(maximumBuffers: 1)
     /// Input sample-rate conversion (client input rate ≠ device rate): the held period, de-interleaved,
     /// resampled into planar buffers at the client's rate (IO thread only; sized at initialize).
@@ -179,9 +180,10 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
                 }
                 outputConverter = c
             } else {
-                guard AudioConverterNew(&inputs[0].format, &outputs[0].format, &outputFormatConverter) == noErr else {
+                guard case .success(let c) = AudioConverterObject.make(input: inputs[0].format, output: outputs[0].format) else {
                     return kAudioUnitErr_FormatNotSupported
                 }
+                outputFormatConverter = c
             }
         }
         if enableInput {
@@ -209,9 +211,10 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
             free(heldList.unsafeMutablePointer)
             heldList = AudioBufferList.allocate(maximumBuffers: max(deviceChannels, 1))
             if inputResampler != nil || !source.isBitwiseEqual(to: outputs[1].format) {
-                guard AudioConverterNew(&source, &outputs[1].format, &inputFormatConverter) == noErr else {
+                guard case .success(let c) = AudioConverterObject.make(input: source, output: outputs[1].format) else {
                     return kAudioUnitErr_FormatNotSupported
                 }
+                inputFormatConverter = c
             }
             held?.deallocate()
             heldCapacity = Int(maxFramesPerSlice) * Int(inputs[1].format.mChannelsPerFrame)
@@ -255,8 +258,6 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
         planarIn?.deallocate(); resampled?.deallocate(); planarInPointers?.deallocate(); resampledPointers?.deallocate()
         planarIn = nil; resampled = nil; planarInPointers = nil; resampledPointers = nil
         if let c = outputConverter { AudioComponentInstanceDispose(c) }
-        if let c = outputFormatConverter { AudioConverterDispose(c) }
-        if let c = inputFormatConverter { AudioConverterDispose(c) }
         outputConverter = nil
         outputFormatConverter = nil
         inputFormatConverter = nil
@@ -404,7 +405,7 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
             if let c = outputFormatConverter {
                 let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames)
                 guard status == noErr else { return status }
-                return AudioConverterConvertComplexBuffer(c, frames, pulled, output)
+                return c.convertComplexBuffer(frames: frames, from: pulled, to: output)
             }
             let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
             if status == noErr && pulled != output { copyBufferContents(from: pulled, to: output) }
@@ -421,7 +422,7 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
                                            mData: UnsafeMutableRawPointer(resampled + ch * resampledCapacity + heldRead))
             }
             heldRead += n
-            return AudioConverterConvertComplexBuffer(c, frames, heldList.unsafePointer, output)
+            return c.convertComplexBuffer(frames: frames, from: heldList.unsafePointer, to: output)
         }
         if let c = inputFormatConverter, let held {
             // The held period, in the device's format, converted frame for frame (the rates are equal).
@@ -432,7 +433,7 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
             heldList[0] = AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(n * channels * 4),
                                       mData: UnsafeMutableRawPointer(held + heldRead * channels))
             heldRead += n
-            return AudioConverterConvertComplexBuffer(c, frames, heldList.unsafePointer, output)
+            return c.convertComplexBuffer(frames: frames, from: heldList.unsafePointer, to: output)
         }
         supplyHeld(into: UnsafeMutableAudioBufferListPointer(output), frames: Int(frames))
         return noErr
