@@ -78,6 +78,27 @@ import Testing
             : Double(bitPattern: b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }).isNaN
     }
 
+    /// The contiguous aligned Int16 <-> Float32 loops equal the strided ones.
+    @Test func contiguousRunsEqualTheStridedPath() {
+        let count = 1001
+        let int16 = Self.layouts[0].1, float32 = Self.layouts[3].1
+        for (from, fromLayout, to) in [(PCMDirectKernels.Kind.int16, int16, PCMDirectKernels.Kind.float32), (.float32, float32, .int16)] {
+            let size = fromLayout.containerBytes, outSize = from == .int16 ? 4 : 2
+            let src = Self.source(fromLayout, count: count, stride: size)
+            var contiguous = [UInt8](repeating: 0, count: count * outSize)
+            var strided = [UInt8](repeating: 0, count: count * (outSize + 1))
+            src.withUnsafeBytes { s in
+                contiguous.withUnsafeMutableBytes { PCMDirectKernels.convert(s.baseAddress!, sourceStride: size, from: from, $0.baseAddress!, destinationStride: outSize, to: to, count: count) }
+                strided.withUnsafeMutableBytes { PCMDirectKernels.convert(s.baseAddress!, sourceStride: size, from: from, $0.baseAddress!, destinationStride: outSize + 1, to: to, count: count) }
+            }
+            let same = (0..<count).allSatisfy { i in
+                let a = contiguous[(i * outSize)..<((i + 1) * outSize)], b = strided[(i * (outSize + 1))..<(i * (outSize + 1) + outSize)]
+                return Array(a) == Array(b) || (to == .float32 && Self.isNaN(Array(a)) && Self.isNaN(Array(b)))
+            }
+            #expect(same, "\(from) -> \(to)")
+        }
+    }
+
     @Test func kindsAreOnlyPackedLittleEndian() {
         let big = PCMSampleLayout(validBits: 16, containerBytes: 2, isFloat: false, isSigned: true, isBigEndian: true, isAlignedHigh: false, fractionBits: 0)
         let unpacked = PCMSampleLayout(validBits: 24, containerBytes: 4, isFloat: false, isSigned: true, isBigEndian: false, isAlignedHigh: true, fractionBits: 0)

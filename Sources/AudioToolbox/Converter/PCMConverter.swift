@@ -301,6 +301,14 @@ final class PCMConverter: @unchecked Sendable {
             }
             return
         }
+        if let (from, to) = directPair, input.isInterleaved, output.isInterleaved, input.channels == output.channels, mapsEveryChannelToItself {
+            // Interleaved to interleaved, channel for channel: the whole buffer as one run of samples.
+            guard let src = inList[0].mData, let dst = outList[0].mData else { return }
+            PCMDirectKernels.convert(src + inFrame * input.bytesPerFrame, sourceStride: input.layout.containerBytes, from: from,
+                                     dst + outFrame * output.bytesPerFrame, destinationStride: output.layout.containerBytes, to: to,
+                                     count: frames * input.channels)
+            return
+        }
         if let (from, to) = directPair {
             // Each output channel straight from its source channel (or silence), no Double stage in between.
             for c in 0..<output.channels {
