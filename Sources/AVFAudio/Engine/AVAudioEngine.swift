@@ -31,6 +31,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     var running = false
     var prepared = false
     private var deviceListener: AudioObjectPropertyListenerBlock?
+    /// The MusicSequence set through `musicSequence` (AVAudioEngine+MusicSequence.swift).
+    var musicSequenceStorage: MusicSequence?
 
     // Manual rendering.
     var manualMode: AVAudioEngineManualRenderingMode?
