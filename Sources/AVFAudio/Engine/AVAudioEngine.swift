@@ -33,6 +33,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     private var deviceListener: AudioObjectPropertyListenerBlock?
     /// The MusicSequence set through `musicSequence` (AVAudioEngine+MusicSequence.swift).
     var musicSequenceStorage: MusicSequence?
+    /// MIDI connections by source node (AVAudioEngine+MIDI.swift).
+    var midiConnections: [ObjectIdentifier: EngineMIDIConnection] = [:]
 
     // Manual rendering.
     var manualMode: AVAudioEngineManualRenderingMode?

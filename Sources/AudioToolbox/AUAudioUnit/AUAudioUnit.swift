@@ -232,6 +232,13 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// The number of virtual MIDI cables the unit takes.
     open var virtualMIDICableCount: Int { 0 }
 
+    /// The block the unit calls from its render with the MIDI it makes (set by the host, e.g. AVAudioEngine's
+    /// connectMIDI; called on the render thread, so it must be real-time safe).
+    open var midiOutputEventBlock: AUMIDIOutputEventBlock?
+
+    /// The names of the unit's MIDI outputs (none unless a subclass makes MIDI).
+    open var midiOutputNames: [String] { [] }
+
     /// Schedules MIDI events. Nil here: a subclass's MIDI is not delivered yet; the bridge over a version 2 music
     /// device answers a block that plays them through the MusicDevice API.
     open var scheduleMIDIEventBlock: AUScheduleMIDIEventBlock? { nil }
