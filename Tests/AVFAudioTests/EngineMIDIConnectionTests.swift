@@ -51,6 +51,12 @@ import Testing
         #expect(other.auAudioUnit.midiOutputEventBlock != nil)
         engine.disconnectMIDIInput(sampler)
         #expect(other.auAudioUnit.midiOutputEventBlock == nil)
+        // Detaching a node breaks its MIDI connections both ways.
+        engine.connectMIDI(other, to: sampler, format: nil, block: nil)
+        engine.connectMIDI(sampler, to: source, format: nil, block: nil)
+        engine.detach(sampler)
+        #expect(other.auAudioUnit.midiOutputEventBlock == nil)
+        #expect(sampler.auAudioUnit.midiOutputEventBlock == nil)
         engine.stop()
     }
 }

@@ -244,6 +244,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
             guard node.attachedEngine === self, !(node is AVAudioIONode) else { return }
             disconnectNodeInput(node)
             disconnectNodeOutput(node)
+            disconnectMIDIInput(node)
+            disconnectMIDIOutput(node)
             AUGraphRemoveNode(graph, node.graphNode)
             attached[ObjectIdentifier(node)] = nil
             if node === mainMixerStorage { mainMixerStorage = nil }
