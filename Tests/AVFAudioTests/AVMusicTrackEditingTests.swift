@@ -209,4 +209,32 @@ import Testing
         }
         #expect(notes.count == 1 && notes.first?.0 == 1 && notes.first?.1 == 67 && notes.first?.2 == 0.75)
     }
+
+    @Test func userEventsReachTheSequencersCallback() throws {
+        let engine = AVAudioEngine()
+        let sampler = AVAudioUnitSampler()
+        engine.attach(sampler)
+        engine.connect(sampler, to: engine.mainMixerNode, format: nil)
+        try engine.enableManualRenderingMode(.offline, format: EngineOfflineTests.format, maximumFrameCount: 4096)
+        let sequencer = AVAudioSequencer(audioEngine: engine)
+        let track = sequencer.createAndAppendTrack()
+        track.addEvent(AVMusicUserEvent(data: Data([9, 8, 7])), at: 0.5)
+        track.addEvent(AVMIDINoteEvent(channel: 0, key: 69, velocity: 100, duration: 0.25), at: 1)
+        let got = DispatchSemaphore(value: 0)
+        let log = TapLog()
+        nonisolated(unsafe) var seen: (AVMusicTrack, AVMusicTimeStamp)?
+        sequencer.setUserCallback { t, data, time in
+            seen = (t, time)
+            log.add(0, Array(data))
+            got.signal()
+        }
+        try engine.start()
+        try sequencer.start()
+        _ = try EngineOfflineTests.render(engine, frames: 44_100, slice: 441)
+        #expect(got.wait(timeout: .now() + 3) == .success, "the user callback was not called")
+        #expect(log.events == [[0, 9, 8, 7]])
+        #expect(seen?.0 === track && seen?.1 == 0.5)
+        sequencer.stop()
+        engine.stop()
+    }
 }
