@@ -1,7 +1,7 @@
 import Foundation
 
-/// The block AVMIDIPlayer calls once playing reaches the end of the sequence (on a queue of its own).
-public typealias AVMIDIPlayerCompletionHandler = @Sendable () -> Void
+/// A block called when a MIDI player reaches the end (`play(_:)` takes it as a Sendable closure, as Apple's does).
+public typealias AVMIDIPlayerCompletionHandler = () -> Void
 
 /// Apple's player of MIDI files: the file's MusicSequence played by a MusicPlayer through a private AUGraph of a
 /// General MIDI synthesizer (AUMIDISynth: 16 channels, percussion on channel 10, the given SoundFont/DLS bank or
@@ -145,7 +145,7 @@ open class AVMIDIPlayer: NSObject, @unchecked Sendable {
     }
 
     /// Plays from the current position; `completionHandler` is called once the end is reached (not after stop()).
-    open func play(_ completionHandler: AVMIDIPlayerCompletionHandler? = nil) {
+    open func play(_ completionHandler: (@Sendable () -> Void)? = nil) {
         guard attachOutput() == noErr, MusicPlayerStart(player) == noErr else { return }
         let end = lengthInBeats
         let mine: Int = lock.withLock { generation += 1; return generation }
