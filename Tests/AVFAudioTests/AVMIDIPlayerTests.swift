@@ -31,7 +31,13 @@ import Testing
         }
         let missing = URL(fileURLWithPath: "/nonexistent/oca-\(UUID().uuidString).mid")
         #expect(code { _ = try AVMIDIPlayer(contentsOf: missing, soundBankURL: nil) } == Int(kAudio_FileNotFoundError))
-        #expect(code { _ = try AVMIDIPlayer(data: Data("not a MIDI file".utf8), soundBankURL: nil) } != nil)
+        // Bytes that are not a MIDI file: the sequence loader's kAudioFileInvalidFileError ('dta?').
+        #expect(code { _ = try AVMIDIPlayer(data: Data("not a MIDI file".utf8), soundBankURL: nil) } == Int(kAudioFileInvalidFileError))
         #expect(code { _ = try AVMIDIPlayer(data: AVAudioSequencerTests.midiFile(bpm: 120), soundBankURL: missing) } == Int(kAudio_FileNotFoundError))
+        // A file that is not a SoundFont or DLS bank: kAudioUnitErr_InvalidFile from the synthesizer's bank property.
+        let notABank = AVFAudioTestSupport.temporaryURL("sf2")
+        defer { try? FileManager.default.removeItem(at: notABank) }
+        try Data(repeating: 0x41, count: 64).write(to: notABank)
+        #expect(code { _ = try AVMIDIPlayer(data: AVAudioSequencerTests.midiFile(bpm: 120), soundBankURL: notABank) } == Int(kAudioUnitErr_InvalidFile))
     }
 }
