@@ -40,6 +40,33 @@ import Testing
         #expect(abs(a5 - 880) < 8, "second note at 1.2 s: \(a5) Hz")
     }
 
+    @Test func rateTwoPlaysInHalfTheTime() throws {
+        try #require(FileManager.default.fileExists(atPath: AVAudioUnitSamplerTests.bank.path), "timgm6mb-soundfont is required")
+        let player = try AVMIDIPlayer(data: AVAudioSequencerTests.midiFile(bpm: 100), soundBankURL: AVAudioUnitSamplerTests.bank)
+        player.rate = 2
+        player.prepareToPlay()
+        let done = DispatchSemaphore(value: 0)
+        let capture = try PulseTestServer.Capture()
+        Thread.sleep(forTimeInterval: 0.2)
+        player.play { done.signal() }
+        let deadline = Date().addingTimeInterval(3)
+        while player.currentPosition < 0.05 && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        // At rate 2 the position (file seconds) runs twice as fast as the clock.
+        let started = Date().addingTimeInterval(-player.currentPosition / 2)
+        let finished = done.wait(timeout: .now() + 5) == .success
+        let took = Date().timeIntervalSince(started)
+        Thread.sleep(forTimeInterval: 0.5)
+        let heard = capture.finish()[0]
+        #expect(finished)
+        #expect(took > 0.73 && took < 0.85, "completion after \(took) s")
+        let onset = try #require(ToneAnalysis.onset(heard, threshold: 0.005), "nothing heard")
+        let second = onset + Int(0.6 * 44_100)
+        try #require(heard.count > second + 8_820, "the capture ends early")
+        // The notes keep their pitch; the second comes at 0.6 s.
+        #expect(abs(AVAudioUnitSamplerTests.pitch(heard[(onset + 1_000)..<(onset + 5_000)]) - 440) < 4)
+        #expect(abs(AVAudioUnitSamplerTests.pitch(heard[(second + 1_000)..<(second + 5_000)]) - 880) < 8)
+    }
+
     @Test func stopEndsPlayingWithoutTheCompletion() throws {
         try #require(FileManager.default.fileExists(atPath: AVAudioUnitSamplerTests.bank.path), "timgm6mb-soundfont is required")
         let player = try AVMIDIPlayer(data: AVAudioSequencerTests.midiFile(bpm: 100), soundBankURL: AVAudioUnitSamplerTests.bank)
