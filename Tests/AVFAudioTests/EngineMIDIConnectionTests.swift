@@ -59,6 +59,75 @@ import Testing
         #expect(sampler.auAudioUnit.midiOutputEventBlock == nil)
         engine.stop()
     }
+
+    /// A MIDI processor whose audio goes nowhere is rendered for its MIDI: its note-on, made in the render that
+    /// reaches sample 10,000, sounds on the sampler from that render's first frame (slices of 441: frame 9,702).
+    @Test func aMIDIOnlySourceIsRenderedForItsMIDI() throws {
+        #expect(MIDINoteSourceUnit.registered)
+        var made: AVAudioUnit?
+        AVAudioUnit.instantiate(with: MIDINoteSourceUnit.description) { unit, _ in made = unit }
+        let source = try #require(made)
+        let engine = AVAudioEngine()
+        let sampler = AVAudioUnitSampler()  // the default sine
+        engine.attach(source)
+        engine.attach(sampler)
+        engine.connect(sampler, to: engine.mainMixerNode, format: nil)
+        try engine.enableManualRenderingMode(.offline, format: EngineOfflineTests.format, maximumFrameCount: 4096)
+        let tapped = TapLog()
+        engine.connectMIDI(source, to: sampler, format: nil) { time, cable, length, bytes in
+            tapped.add(cable, Array(UnsafeBufferPointer(start: bytes, count: length)))
+            return time == AUEventSampleTime(MIDINoteSourceUnit.noteAt) ? noErr : -1
+        }
+        try engine.start()
+        let (left, _) = try EngineOfflineTests.render(engine, frames: 17_640, slice: 441)
+        #expect(tapped.events == [[0, 0x90, 81, 100]])
+        let onset = 9_702  // 22 slices of 441
+        #expect(left[..<onset].allSatisfy { $0 == 0 }, "silent before the render that made the note")
+        #expect(left[onset..<(onset + 4)].contains { $0 != 0 }, "the note starts at frame \(onset)")
+        #expect(abs(AVAudioUnitSamplerTests.pitch(left[(onset + 2_000)..<(onset + 6_000)]) - 880) < 2)
+        engine.disconnectMIDIOutput(source)
+        #expect(source.auAudioUnit.midiOutputEventBlock == nil)
+        engine.stop()
+    }
+}
+
+/// A MIDI processor unit as an app would write one: silent audio, and a note-on through its MIDI output block in the
+/// render that reaches `noteAt` (sample time).
+final class MIDINoteSourceUnit: AUAudioUnit {
+    static let description = AudioComponentDescription(componentType: kAudioUnitType_MIDIProcessor, componentSubType: 0x6d6e_6f74 /* mnot */,
+                                                       componentManufacturer: 0x4f63_6174 /* Ocat */, componentFlags: 0, componentFlagsMask: 0)
+    static let registered: Bool = {
+        AUAudioUnit.registerSubclass(MIDINoteSourceUnit.self, as: description, name: "OCA Tests: MIDI Note Source", version: 1)
+        return true
+    }()
+    static let noteAt: Double = 10_000
+
+    private var outputBusArray: AUAudioUnitBusArray!
+    private let state = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)  // sent flag, then the note-on bytes
+
+    override init(componentDescription: AudioComponentDescription, options: AudioComponentInstantiationOptions = []) throws {
+        try super.init(componentDescription: componentDescription, options: options)
+        outputBusArray = AUAudioUnitBusArray(audioUnit: self, busType: .output,
+                                             busses: [try AUAudioUnitBus(format: AVAudioFormat(standardFormatWithSampleRate: 44100, channels: 2)!)])
+        state.initialize(from: [0, 0x90, 81, 100], count: 4)
+    }
+
+    deinit { state.deallocate() }
+
+    override var outputBusses: AUAudioUnitBusArray { outputBusArray }
+
+    override var internalRenderBlock: AUInternalRenderBlock {
+        let state = state
+        return { [unowned self] _, timestamp, frames, _, output, _, _ in
+            for b in UnsafeMutableAudioBufferListPointer(output) { memset(b.mData, 0, Int(b.mDataByteSize)) }
+            let t = timestamp.pointee.mSampleTime
+            if state[0] == 0, t + Double(frames) > Self.noteAt, let send = self.midiOutputEventBlock {
+                state[0] = 1
+                _ = send(AUEventSampleTime(Self.noteAt), 0, 3, state + 1)
+            }
+            return noErr
+        }
+    }
 }
 
 /// Events a tap saw (cable first), thread-safe.

@@ -3,6 +3,8 @@ import Foundation
 // MIDI-only connections between nodes: the source unit's MIDI output block is set to one that hands each event to
 // the host's tap and to every destination's scheduleMIDIEventBlock. It runs on the render thread, so it only calls
 // blocks fixed when the connection was made (no allocation, no lock). A destination has one MIDI source at a time.
+// A source with no audio connection is rendered by its first destination just before that renders, so its MIDI is
+// played in the same render (events take effect at the render's start: the destination does not see their time).
 extension AVAudioEngine {
     /// Sends the MIDI the source node's unit makes to the destination node's unit, calling `tapBlock` (if any) with
     /// each event first. An earlier MIDI connection into the destination is broken.
@@ -65,10 +67,27 @@ extension AVAudioEngine {
     /// Sets the source unit's MIDI output block for its current connections (nil, tap and all, when none is left).
     private func installMIDIOutput(of source: AVAudioNode) {
         let key = ObjectIdentifier(source)
-        guard let connection = midiConnections[key], !connection.destinations.isEmpty else {
+        if let old = midiConnections[key]?.pull {
+            old.detach()
+            retired.append(old)
+            midiConnections[key]?.pull = nil
+        }
+        guard var connection = midiConnections[key], !connection.destinations.isEmpty else {
             midiConnections[key] = nil
             source.auAudioUnit.midiOutputEventBlock = nil
             return
+        }
+        // A source whose audio goes nowhere is not pulled (nor initialized) by the graph: the engine initializes it
+        // and its first destination renders it.
+        if !connections.contains(where: { $0.source === source }) {
+            setMaximumFrames(source.unit)  // refused, harmlessly, by a unit already initialized
+            AudioUnitInitialize(source.unit)
+        }
+        if !connections.contains(where: { $0.source === source }),
+           let pull = EngineMIDISourcePull(source: source.unit, destination: connection.destinations[0].unit) {
+            pull.attach()
+            connection.pull = pull
+            midiConnections[key] = connection
         }
         let blocks = connection.destinations.compactMap { $0.auAudioUnit.scheduleMIDIEventBlock }
         let tap = connection.tap

@@ -46,13 +46,16 @@ open class AUAudioUnitBusArray: NSObject, @unchecked Sendable {
 
     /// Replaces the busses (subclasses' API).
     public func replaceBusses(_ busArray: [AUAudioUnitBus]) {
+        // An empty array staying empty changes nothing; telling the owner would make a unit that never overrides
+        // inputBusses re-enter its own lazy empty array (the v2 adapter's sync reads inputBusses) without end.
+        let unchanged = busses.isEmpty && busArray.isEmpty
         busses = busArray
         for (i, bus) in busArray.enumerated() {
             bus.index = i
             bus.busType = busType
             bus.owner = owner
         }
-        owner?.busCountChanged(self)
+        if !unchanged { owner?.busCountChanged(self) }
     }
 
     /// The audio unit owning the busses.
