@@ -1,4 +1,6 @@
 import AVFoundation
+import AllocationCounter
+import COCASupport
 import Foundation
 import Testing
 
@@ -87,6 +89,50 @@ import Testing
         #expect(abs(AVAudioUnitSamplerTests.pitch(left[(onset + 2_000)..<(onset + 6_000)]) - 880) < 2)
         engine.disconnectMIDIOutput(source)
         #expect(source.auAudioUnit.midiOutputEventBlock == nil)
+        engine.stop()
+    }
+
+    /// The MIDI path on the render thread allocates nothing: the pull of a MIDI-only source, its output block, the
+    /// forwarding to the tap and the sampler, and the note the sampler then plays (realtime manual rendering).
+    @Test func theMIDIPathAllocatesNothing() throws {
+        #expect(MIDINoteSourceUnit.registered)
+        var made: AVAudioUnit?
+        AVAudioUnit.instantiate(with: MIDINoteSourceUnit.description) { unit, _ in made = unit }
+        let source = try #require(made)
+        let engine = AVAudioEngine()
+        let sampler = AVAudioUnitSampler()
+        engine.attach(source)
+        engine.attach(sampler)
+        engine.connect(sampler, to: engine.mainMixerNode, format: nil)
+        try engine.enableManualRenderingMode(.realtime, format: EngineOfflineTests.format, maximumFrameCount: 256)
+        let taps = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        taps.pointee = 0
+        defer { taps.deallocate() }
+        engine.connectMIDI(source, to: sampler, format: nil) { _, _, _, _ in taps.pointee += 1; return noErr }
+        try engine.start()
+        let block = engine.manualRenderingBlock
+        let out = AVAudioPCMBuffer(pcmFormat: EngineOfflineTests.format, frameCapacity: 256)!
+        var failures = 0, heard = 0
+        func renderOne() {
+            out.frameLength = 256
+            var status: OSStatus = noErr
+            if block(256, out.mutableAudioBufferList, &status) != .success { failures += 1 }
+            if out.floatChannelData![0][100] != 0 { heard += 1 }
+        }
+        // The sampler's very first note allocates once (its own lazy set-up, outside this path): played beforehand.
+        sampler.startNote(60, withVelocity: 100, onChannel: 0)
+        renderOne()
+        sampler.stopNote(60, onChannel: 0)
+        for _ in 0..<5 { renderOne() }
+        oca_alloc_counting_start()
+        oca_realtime_enter()
+        for _ in 0..<200 { renderOne() }  // 51,200 frames: the note-on comes at 10,000
+        oca_realtime_exit()
+        let count = oca_alloc_counting_stop()
+        #expect(failures == 0)
+        #expect(count == 0, "\(count) allocations on the render thread")
+        #expect(taps.pointee == 1)
+        #expect(heard > 150, "the note sounded in \(heard) of 200 slices")
         engine.stop()
     }
 }

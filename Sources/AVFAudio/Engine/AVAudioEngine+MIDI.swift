@@ -89,11 +89,15 @@ extension AVAudioEngine {
             connection.pull = pull
             midiConnections[key] = connection
         }
-        let blocks = connection.destinations.compactMap { $0.auAudioUnit.scheduleMIDIEventBlock }
+        let blocks = ContiguousArray(connection.destinations.compactMap { $0.auAudioUnit.scheduleMIDIEventBlock })
         let tap = connection.tap
         source.auAudioUnit.midiOutputEventBlock = { time, cable, length, bytes in
-            _ = tap?(time, cable, length, bytes)
-            for schedule in blocks { schedule(time, cable, length, bytes) }
+            if let tap { _ = tap(time, cable, length, bytes) }
+            var i = 0
+            while i < blocks.count {
+                blocks[i](time, cable, length, bytes)
+                i += 1
+            }
             return noErr
         }
     }
