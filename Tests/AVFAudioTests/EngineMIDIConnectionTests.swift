@@ -119,7 +119,9 @@ import Testing
             if block(256, out.mutableAudioBufferList, &status) != .success { failures += 1 }
             if out.floatChannelData![0][100] != 0 { heard += 1 }
         }
-        // The sampler's very first note allocates once (its own lazy set-up, outside this path): played beforehand.
+        // The first sounding render allocates once, outside the MIDI path: Swift instantiating generic metadata for an
+        // option-set literal (SetAlgebra.init(arrayLiteral:)) under AVAudioEngine's render, a one-time cost. A note
+        // played beforehand takes it.
         sampler.startNote(60, withVelocity: 100, onChannel: 0)
         renderOne()
         sampler.stopNote(60, onChannel: 0)
