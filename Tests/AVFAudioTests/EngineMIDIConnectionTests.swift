@@ -62,8 +62,8 @@ import Testing
         engine.stop()
     }
 
-    /// A MIDI processor whose audio goes nowhere is rendered for its MIDI: its note-on, made in the render that
-    /// reaches sample 10,000, sounds on the sampler from that render's first frame (slices of 441: frame 9,702).
+    /// A MIDI processor whose audio goes nowhere is rendered for its MIDI: its note-on for sample 10,000, made in the
+    /// render that reaches it, sounds on the sampler from frame 10,000 (the event's time becomes an offset in the render).
     @Test func aMIDIOnlySourceIsRenderedForItsMIDI() throws {
         #expect(MIDINoteSourceUnit.registered)
         var made: AVAudioUnit?
@@ -83,8 +83,8 @@ import Testing
         try engine.start()
         let (left, _) = try EngineOfflineTests.render(engine, frames: 17_640, slice: 441)
         #expect(tapped.events == [[0, 0x90, 81, 100]])
-        let onset = 9_702  // 22 slices of 441
-        #expect(left[..<onset].allSatisfy { $0 == 0 }, "silent before the render that made the note")
+        let onset = Int(MIDINoteSourceUnit.noteAt)  // inside the slice from 9,702 (slices of 441)
+        #expect(left[..<onset].allSatisfy { $0 == 0 }, "silent before the note's frame")
         #expect(left[onset..<(onset + 4)].contains { $0 != 0 }, "the note starts at frame \(onset)")
         #expect(abs(AVAudioUnitSamplerTests.pitch(left[(onset + 2_000)..<(onset + 6_000)]) - 880) < 2)
         engine.disconnectMIDIOutput(source)

@@ -78,24 +78,33 @@ extension AVAudioEngine {
             return
         }
         // A source whose audio goes nowhere is not pulled (nor initialized) by the graph: the engine initializes it
-        // and its first destination renders it.
+        // and its first destination renders it. Then the events it makes land at their own frame of that render.
+        var pulled: EngineMIDISourcePull?  // held by the block: it reads the pull's render time
         if !connections.contains(where: { $0.source === source }) {
             setMaximumFrames(source.unit)  // refused, harmlessly, by a unit already initialized
             AudioUnitInitialize(source.unit)
-        }
-        if !connections.contains(where: { $0.source === source }),
-           let pull = EngineMIDISourcePull(source: source.unit, destination: connection.destinations[0].unit) {
-            pull.attach()
-            connection.pull = pull
-            midiConnections[key] = connection
+            if let pull = EngineMIDISourcePull(source: source.unit, destination: connection.destinations[0].unit) {
+                pull.attach()
+                connection.pull = pull
+                midiConnections[key] = connection
+                pulled = pull
+            }
         }
         let blocks = ContiguousArray(connection.destinations.compactMap { $0.auAudioUnit.scheduleMIDIEventBlock })
         let tap = connection.tap
         source.auAudioUnit.midiOutputEventBlock = { time, cable, length, bytes in
             if let tap { _ = tap(time, cable, length, bytes) }
+            // AUEventSampleTimeImmediate (negative) plus a small offset passes as it is; an absolute sample time inside
+            // the render in progress becomes an offset in it; others play at the render's start.
+            let relative = time >= AUEventSampleTimeImmediate && time - AUEventSampleTimeImmediate < 0x0100_0000
+            var when = relative ? time : AUEventSampleTimeImmediate
+            if !relative, let start = pulled?.renderStart.pointee, !start.isNaN {
+                let offset = Float64(time) - start
+                if offset > 0 && offset < 0x0100_0000 { when = AUEventSampleTimeImmediate + AUEventSampleTime(offset) }
+            }
             var i = 0
             while i < blocks.count {
-                blocks[i](time, cable, length, bytes)
+                blocks[i](when, cable, length, bytes)
                 i += 1
             }
             return noErr

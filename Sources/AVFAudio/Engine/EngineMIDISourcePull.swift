@@ -7,6 +7,9 @@ import Foundation
 final class EngineMIDISourcePull {
     let source: AudioUnit
     let destination: AudioUnit
+    /// The sample time of the render in progress (NaN outside one), for the forwarding block to turn the source's
+    /// event times into offsets in it. Written and read on the render thread only.
+    let renderStart: UnsafeMutablePointer<Float64>
     private let maxFrames: Int
     private let channels: Int
     private let interleaved: Bool
@@ -29,12 +32,15 @@ final class EngineMIDISourcePull {
         channels = Int(format.mChannelsPerFrame)
         interleaved = format.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0
         samples = .allocate(capacity: maxFrames * channels)
+        renderStart = .allocate(capacity: 1)
+        renderStart.initialize(to: .nan)
         list = AudioBufferList.allocate(maximumBuffers: interleaved ? 1 : channels)
     }
 
     deinit {
         detach()  // when the engine goes first, the destination unit (the app's node) must not keep calling in
         samples.deallocate()
+        renderStart.deallocate()
         free(list.unsafeMutablePointer)
     }
 
@@ -56,7 +62,9 @@ final class EngineMIDISourcePull {
             }
         }
         var sourceFlags = AudioUnitRenderActionFlags()
+        me.renderStart.pointee = timestamp.pointee.mFlags.contains(.sampleTimeValid) ? timestamp.pointee.mSampleTime : .nan
         _ = AudioUnitRender(me.source, &sourceFlags, timestamp, 0, frames, me.list.unsafeMutablePointer)
+        me.renderStart.pointee = .nan
         return noErr
     }
 }
