@@ -4,7 +4,8 @@ import Foundation
 // the host's tap and to every destination's scheduleMIDIEventBlock. It runs on the render thread, so it only calls
 // blocks fixed when the connection was made (no allocation, no lock). A destination has one MIDI source at a time.
 // A source with no audio connection is rendered by its first destination just before that renders, so its MIDI is
-// played in the same render (events take effect at the render's start: the destination does not see their time).
+// played in the same render, each event at its own frame. A source whose audio is connected renders on its own
+// schedule: its events play at the start of the destination's next render.
 extension AVAudioEngine {
     /// Sends the MIDI the source node's unit makes to the destination node's unit, calling `tapBlock` (if any) with
     /// each event first. An earlier MIDI connection into the destination is broken.
