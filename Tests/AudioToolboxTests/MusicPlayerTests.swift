@@ -575,7 +575,8 @@ import Testing
         let format = OCAFormat.canonical(sampleRate: Self.rate, channels: 2)
         _ = try TestSupport.render(output, format: format, totalFrames: 441 * 50, slices: [441])  // 0.5 s
         S.addNote(track!, 2, 67, 0.5)  // 1.0 s to 1.25 s
-        Thread.sleep(forTimeInterval: 0.1)  // the player replans shortly after an edit
+        // The player replans 5 ms after an edit, on a global queue: under a loaded run that can take much longer.
+        Thread.sleep(forTimeInterval: 0.5)
         _ = try TestSupport.render(output, format: format, totalFrames: 441 * 100, slices: [441], startTime: 441 * 50)
         MusicPlayerStop(p!)
         MusicPlayerSetSequence(p!, nil)
