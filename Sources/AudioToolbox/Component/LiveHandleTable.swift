@@ -38,14 +38,19 @@ final class LiveHandleTable: Sendable {
         let key = UInt(bitPattern: handle)
         guard state.withLock({ $0.live.remove(key) != nil }) else { return nil }
         let object = Unmanaged<T>.fromOpaque(handle).takeRetainedValue()
+        // The object the quarantine lets go of is released after the lock: its deinit may call the API (a node's
+        // deinit removes a render notify), which takes this lock again (a CI run deadlocked there).
+        var evicted: AnyObject?
         state.withLock { s in
             if s.quarantine.count < Self.quarantineSize {
                 s.quarantine.append(object)
             } else {
+                evicted = s.quarantine[s.next]
                 s.quarantine[s.next] = object
                 s.next = (s.next + 1) % Self.quarantineSize
             }
         }
+        withExtendedLifetime(evicted) {}
         return object
     }
 }
