@@ -1,6 +1,7 @@
 /// Direct conversions between the common packed little-endian sample layouts (Int16, Int24, Int32, Float32, Float64),
 /// for a converter whose channels pass straight through at one rate: no intermediate buffer, no per-sample layout
-/// dispatch (Float32 pairs in Float arithmetic; the others through one Double per sample, specialised per pair). Every result is bit-identical to PCMSampleCodec's decode to Double
+/// dispatch (aligned contiguous Int16 <-> Float32 runs in Float arithmetic, which vectorises; every other pair through
+/// one Double per sample, specialised per pair). Every result is bit-identical to PCMSampleCodec's decode to Double
 /// then encode without dither (integer to float scaling by a power of two is exact in either width; rounding is to
 /// nearest, ties to even, with the same clipping; NaN encodes as 0). Safe on the render thread.
 public enum PCMDirectKernels {
@@ -30,8 +31,6 @@ public enum PCMDirectKernels {
     public static func convert(_ source: UnsafeRawPointer, sourceStride: Int, from: Kind,
                                _ destination: UnsafeMutableRawPointer, destinationStride: Int, to: Kind, count: Int) {
         switch (from, to) {
-        case (.float32, .float32):
-            for i in 0..<count { destination.storeBytes(of: source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self), toByteOffset: i * destinationStride, as: Float.self) }
         case (.int16, .float32) where sourceStride == 2 && destinationStride == 4 && Int(bitPattern: source) & 1 == 0 && Int(bitPattern: destination) & 3 == 0:
             // Contiguous and aligned (an interleaved buffer converted whole): typed pointers, which the compiler vectorises.
             let s = source.assumingMemoryBound(to: Int16.self), d = destination.assumingMemoryBound(to: Float.self)
@@ -41,56 +40,6 @@ public enum PCMDirectKernels {
             for i in 0..<count {
                 let x = s[i] * 32768
                 d[i] = x.isNaN ? 0 : x >= 32767 ? .max : x <= -32768 ? .min : Int16(x.rounded(.toNearestOrEven))
-            }
-        case (.int16, .float32):
-            for i in 0..<count {
-                let x = Float(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Int16.self)) * (1 / 32768)
-                destination.storeBytes(of: x, toByteOffset: i * destinationStride, as: Float.self)
-            }
-        case (.int24, .float32):
-            for i in 0..<count {
-                let p = source + i * sourceStride
-                let v = Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8
-                    | Int32(p.load(fromByteOffset: 2, as: Int8.self)) << 16
-                destination.storeBytes(of: Float(v) * (1 / 8_388_608), toByteOffset: i * destinationStride, as: Float.self)
-            }
-        case (.int32, .float32):
-            for i in 0..<count {
-                // Float(Int32) rounds once, as Double(Int32) -> Float does; the power-of-two scale is exact.
-                let x = Float(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Int32.self)) * (1 / 2_147_483_648)
-                destination.storeBytes(of: x, toByteOffset: i * destinationStride, as: Float.self)
-            }
-        case (.float64, .float32):
-            for i in 0..<count {
-                destination.storeBytes(of: Float(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Double.self)),
-                                       toByteOffset: i * destinationStride, as: Float.self)
-            }
-        case (.float32, .int16):
-            for i in 0..<count {
-                let x = source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self) * 32768
-                let v: Int16 = x.isNaN ? 0 : x >= 32767 ? .max : x <= -32768 ? .min : Int16(x.rounded(.toNearestOrEven))
-                destination.storeBytes(of: v, toByteOffset: i * destinationStride, as: Int16.self)
-            }
-        case (.float32, .int24):
-            for i in 0..<count {
-                let x = source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self) * 8_388_608
-                let v: Int32 = x.isNaN ? 0 : x >= 8_388_607 ? 8_388_607 : x <= -8_388_608 ? -8_388_608 : Int32(x.rounded(.toNearestOrEven))
-                let p = destination + i * destinationStride
-                p.storeBytes(of: UInt8(truncatingIfNeeded: v), as: UInt8.self)
-                p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 8), toByteOffset: 1, as: UInt8.self)
-                p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
-            }
-        case (.float32, .int32):
-            for i in 0..<count {
-                // In Double: Float cannot hold 2^31 - 1, the clipping bound.
-                let x = Double(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self)) * 2_147_483_648
-                let v: Int32 = x.isNaN ? 0 : x >= 2_147_483_647 ? .max : x <= -2_147_483_648 ? .min : Int32(x.rounded(.toNearestOrEven))
-                destination.storeBytes(of: v, toByteOffset: i * destinationStride, as: Int32.self)
-            }
-        case (.float32, .float64):
-            for i in 0..<count {
-                destination.storeBytes(of: Double(source.loadUnaligned(fromByteOffset: i * sourceStride, as: Float.self)),
-                                       toByteOffset: i * destinationStride, as: Double.self)
             }
         default:
             func pick<S: DirectSample>(_: S.Type) {
