@@ -177,47 +177,45 @@ final class Player: @unchecked Sendable {
         ring.Allocate(Int32(channels), 4, UInt32(capacity))
     }
 
+    /// The reader's buffers and place in the file: used by the feeder thread when playing, by the render itself
+    /// offline (never both).
+    private static let chunk = 4096
+    private lazy var readList = AudioBufferList.allocate(maximumBuffers: channels)
+    private lazy var readMemory = UnsafeMutablePointer<Float>.allocate(capacity: Self.chunk * channels)
+    private var position: Int64 = 0
+
+    /// Reads the next chunk of the file into the ring at `position`; false at the end or on an error.
+    private func readChunk(_ file: ExtAudioFileRef) -> Bool {
+        for c in 0..<channels {
+            readList[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(Self.chunk * 4), mData: UnsafeMutableRawPointer(readMemory + c * Self.chunk))
+        }
+        var frames = UInt32(Self.chunk)
+        guard ExtAudioFileRead(file, &frames, readList.unsafeMutablePointer) == noErr, frames > 0 else { return false }
+        _ = ring.Store(readList.unsafePointer, frames, position)
+        position += Int64(frames)
+        return true
+    }
+
     /// Offline (-o): the render reads the file itself, on its own thread, as far as each slice needs (no feeder thread,
     /// no waiting: an offline render may do I/O, a device's may not).
     var offlineFile: ExtAudioFileRef?
-    private var offlinePosition: Int64 = 0
-    private lazy var offlineList = AudioBufferList.allocate(maximumBuffers: channels)
-    private lazy var offlineMemory = UnsafeMutablePointer<Float>.allocate(capacity: 4096 * channels)
 
     /// Reads the file into the ring up to frame `end` (the offline render's own reader).
     func fillOffline(_ file: ExtAudioFileRef, to end: Int64) {
-        let chunk = 4096
-        while offlinePosition < min(end, total) {
-            for c in 0..<channels {
-                offlineList[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(chunk * 4), mData: UnsafeMutableRawPointer(offlineMemory + c * chunk))
-            }
-            var frames = UInt32(chunk)
-            guard ExtAudioFileRead(file, &frames, offlineList.unsafeMutablePointer) == noErr, frames > 0 else { offlinePosition = total; break }
-            _ = ring.Store(offlineList.unsafePointer, frames, offlinePosition)
-            offlinePosition += Int64(frames)
+        while position < min(end, total) {
+            if !readChunk(file) { position = total; break }
         }
-        written.store(offlinePosition, ordering: .releasing)
+        written.store(position, ordering: .releasing)
     }
 
     /// Feeder thread: reads the file in slices while there is room, until the end.
     func feed(_ file: ExtAudioFileRef) {
-        let chunk = 4096
-        let list = AudioBufferList.allocate(maximumBuffers: channels)
-        let memory = UnsafeMutablePointer<Float>.allocate(capacity: chunk * channels)
-        defer { free(list.unsafeMutablePointer); memory.deallocate() }
-        var position: Int64 = 0
         while position < total {
-            if position - consumed.load(ordering: .acquiring) > Int64(capacity - chunk) {
+            if position - consumed.load(ordering: .acquiring) > Int64(capacity - Self.chunk) {
                 Thread.sleep(forTimeInterval: 0.01)
                 continue
             }
-            for c in 0..<channels {
-                list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(chunk * 4), mData: UnsafeMutableRawPointer(memory + c * chunk))
-            }
-            var frames = UInt32(chunk)
-            guard ExtAudioFileRead(file, &frames, list.unsafeMutablePointer) == noErr, frames > 0 else { break }
-            _ = ring.Store(list.unsafePointer, frames, position)
-            position += Int64(frames)
+            if !readChunk(file) { break }
             written.store(position, ordering: .releasing)
         }
         written.store(max(position, total), ordering: .releasing)
