@@ -28,7 +28,7 @@ import Testing
                 print('|'.join([f.get('file_name'), f.get('file_type'), d.get('num_channels'), d.get('sample_rate'),
                                 f.findtext('estimated_duration'), loud[0] if loud else '']))
             """
-        let parsed = try SoundCheckTests.require("/usr/bin/python3", ["-c", script, xml.path]).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        let parsed = try SoundCheckTests.python(["-c", script, xml.path]).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
         try #require(parsed.count == 3, "\(r.stdout)")
         #expect(parsed.map { $0[0] } == files.map(\.path))
         #expect(parsed.map { $0[1] } == ["WAVE", "caff", "m4af"])

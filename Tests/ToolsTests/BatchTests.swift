@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func rayBatchEqualsSerialRun() throws {
-        try #require(SoundCheckTests.require("/usr/bin/python3", ["-c", "import ray; print(ray.__version__)"]).count > 0)
+        try #require(SoundCheckTests.python(["-c", "import ray; print(ray.__version__)"]).count > 0)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oca-batch-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let manifest = try Self.catalog(in: dir)
@@ -76,7 +76,7 @@ import Testing
 
     @Test func indexedJobManifestIsValid() throws {
         let root = SoundCheckTests.root
-        let check = try SoundCheckTests.require("/usr/bin/python3", [root.appendingPathComponent("batch/validate_k8s.py").path,
+        let check = try SoundCheckTests.python([root.appendingPathComponent("batch/validate_k8s.py").path,
                                                                      root.appendingPathComponent("batch/k8s/indexed-job.yaml").path])
         #expect(check.contains("Job oca-afconvert-catalog valid"), "\(check)")
         // A misspelt field is caught (the validator is not a rubber stamp).
@@ -88,7 +88,7 @@ import Testing
         #expect(r.status == 1 && r.stderr.contains("completionMod: not a field of V1JobSpec"), "\(r.stderr)")
         // The job's arguments are options the image's entry point (ray_batch.py) takes, and it runs the image the
         // Containerfile's comment builds.
-        let help = try SoundCheckTests.require("/usr/bin/python3", [Self.script, "--help"])
+        let help = try SoundCheckTests.python([Self.script, "--help"])
         for option in ["--output-dir", "--results", "--shard", "--serial", "--tools"] { #expect(help.contains(option), "\(option)") }
         #expect(text.contains("image: opencoreaudio/tools:latest") && text.contains("completionMode: Indexed"))
         let containerfile = try String(contentsOf: root.appendingPathComponent("batch/Containerfile"), encoding: .utf8)

@@ -12,7 +12,6 @@ import Testing
     @discardableResult
     static func require(_ tool: String, _ arguments: [String]) throws -> String {
         try #require(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing (scripts/setup.sh installs it)")
-        if tool == "/usr/bin/python3" { return try python(arguments) }
         let r = try Tools.run(executable: tool, arguments)
         try #require(r.status == 0, "\(tool) \(arguments.joined(separator: " ")): \(r.stderr)")
         return r.stdout
@@ -60,7 +59,7 @@ import Testing
 
     /// libebur128's integrated loudness, range, true peak and sample peak of each file.
     static func reference(_ files: [URL]) throws -> [[Double]] {
-        let out = try require("/usr/bin/python3", [root.appendingPathComponent("scripts/ebur128-reference.py").path] + files.map(\.path))
+        let out = try python([root.appendingPathComponent("scripts/ebur128-reference.py").path] + files.map(\.path))
         return out.split(separator: "\n").map { $0.split(separator: "\t").map { Double($0) ?? .nan } }
     }
 
