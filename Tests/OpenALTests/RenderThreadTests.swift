@@ -61,34 +61,28 @@ extension OpenALTests {
         /// read the play cursor's published snapshot and never take the render lock. (When they took it, 234 of 400
         /// slices were silent without the render's bounded wait, and a preempted poller could still cost one.)
         @Test func stateQueriesOnAnotherThreadDropNoSlice() throws {
-            let lb = try Loopback()
-            let b = lb.buffer(frames: 44100)
-            let s = lb.source(buffer: b)
-            alDistanceModel(AL_NONE)
-            alSourcePlay(s)
-            _ = lb.render(2048)
-            let stop = ManagedAtomicFlag()
-            let poller = Thread {
+            let quiet = try Self.quietSlices { s, _ in
                 var state: ALint = 0, processed: ALint = 0
-                while !stop.isSet {
-                    alGetSourcei(s, AL_SOURCE_STATE, &state)
-                    alGetSourcei(s, AL_BUFFERS_PROCESSED, &processed)
-                }
+                alGetSourcei(s, AL_SOURCE_STATE, &state)
+                alGetSourcei(s, AL_BUFFERS_PROCESSED, &processed)
             }
-            poller.start()
-            var quiet = 0
-            for _ in 0..<400 {
-                let (l, r) = lb.render(128)
-                if zip(l, r).contains(where: { $0 + $1 < 0.3 }) { quiet += 1 }
-            }
-            stop.set()
-            Thread.sleep(forTimeInterval: 0.05)
             print("render thread: \(quiet) of 400 slices dropped while another thread polled the source's state")
             #expect(quiet == 0)
-            lb.close(sources: [s], buffers: [b])
         }
 
         @Test func positionUpdatesOnAnotherThreadDropNoSlice() throws {
+            let quiet = try Self.quietSlices { s, k in
+                let angle = Float(k % 360) * .pi / 180
+                alSource3f(s, AL_POSITION, sin(angle), 0, -cos(angle))
+                alListenerf(AL_GAIN, 1)
+            }
+            print("render thread: \(quiet) of 400 slices dropped while another thread moved the source")
+            #expect(quiet == 0)
+        }
+
+        /// Renders 400 slices of 128 frames of a playing unit-level source while another thread calls `work` on it in a
+        /// tight loop (with the call's count); the number of slices with a silent stretch.
+        static func quietSlices(_ work: @escaping @Sendable (ALuint, Int) -> Void) throws -> Int {
             let lb = try Loopback()
             let b = lb.buffer(frames: 44100)
             let s = lb.source(buffer: b)
@@ -96,16 +90,11 @@ extension OpenALTests {
             alSourcePlay(s)
             _ = lb.render(2048)
             let stop = ManagedAtomicFlag()
-            let mover = Thread {
+            let worker = Thread {
                 var k = 0
-                while !stop.isSet {
-                    let angle = Float(k % 360) * .pi / 180
-                    alSource3f(s, AL_POSITION, sin(angle), 0, -cos(angle))
-                    alListenerf(AL_GAIN, 1)
-                    k += 1
-                }
+                while !stop.isSet { work(s, k); k += 1 }
             }
-            mover.start()
+            worker.start()
             var quiet = 0
             for _ in 0..<400 {
                 let (l, r) = lb.render(128)
@@ -113,9 +102,8 @@ extension OpenALTests {
             }
             stop.set()
             Thread.sleep(forTimeInterval: 0.05)
-            print("render thread: \(quiet) of 400 slices dropped while another thread moved the source")
-            #expect(quiet == 0)
             lb.close(sources: [s], buffers: [b])
+            return quiet
         }
     }
 
