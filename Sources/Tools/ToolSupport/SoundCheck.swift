@@ -26,35 +26,14 @@ public enum SoundCheck {
     /// weighted by the file's channel layout when it has one); throws the status that stopped the reading as an NSError
     /// in NSOSStatusErrorDomain.
     public static func measure(_ url: CFURL) throws -> LoudnessMeasurement {
-        func failure(_ status: OSStatus) -> NSError { NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
-        var fileRef: ExtAudioFileRef?
-        var status = ExtAudioFileOpenURL(url, &fileRef)
-        guard status == noErr, let file = fileRef else { throw failure(status) }
-        defer { ExtAudioFileDispose(file) }
-        var format = AudioStreamBasicDescription()
-        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        status = ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileDataFormat, &size, &format)
-        guard status == noErr, format.mChannelsPerFrame > 0, format.mSampleRate > 0 else { throw failure(status == noErr ? kAudio_ParamError : status) }
-        let channels = Int(format.mChannelsPerFrame)
-        var client = AudioStreamBasicDescription(mSampleRate: format.mSampleRate, mFormatID: kAudioFormatLinearPCM,
-                                                 mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked,
-                                                 mBytesPerPacket: UInt32(4 * channels), mFramesPerPacket: 1, mBytesPerFrame: UInt32(4 * channels),
-                                                 mChannelsPerFrame: UInt32(channels), mBitsPerChannel: 32, mReserved: 0)
-        status = ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client)
-        guard status == noErr else { throw failure(status) }
-        let meter = LoudnessMeter(sampleRate: format.mSampleRate, channels: channels, weights: weights(file, channels: channels))
-        let chunk = 8192
-        var samples = [Float](repeating: 0, count: chunk * channels)
-        while true {
-            var frames = UInt32(chunk)
-            let read = samples.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(channels),
-                                                                                     mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(file, &frames, &list)
-            }
-            guard read == noErr else { throw failure(read) }
-            if frames == 0 { break }
-            samples.withUnsafeBufferPointer { meter.process($0.baseAddress!, frames: Int(frames)) }
+        let reader: Float32FileReader
+        do { reader = try Float32FileReader(url) } catch { throw NSError(domain: NSOSStatusErrorDomain, code: Int(error.status)) }
+        let meter = LoudnessMeter(sampleRate: reader.format.mSampleRate, channels: reader.channels,
+                                  weights: weights(reader.file, channels: reader.channels))
+        do {
+            try reader.forEachChunk { meter.process($0.baseAddress!, frames: $1) }
+        } catch {
+            throw NSError(domain: NSOSStatusErrorDomain, code: Int(error.status))
         }
         return meter.measurement
     }

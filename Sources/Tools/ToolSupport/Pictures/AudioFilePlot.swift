@@ -34,43 +34,34 @@ public enum AudioFilePlot {
     /// The whole file as Float32, channels mixed to one (their mean).
     static func readMix(_ path: String) throws(Failure) -> (samples: [Float], sampleRate: Double, channels: Int) {
         let url = CFURLCreateWithFileSystemPath(kCFAllocatorDefault, path as CFString, .cfurlposixPathStyle, false)!
-        var file: ExtAudioFileRef?
-        var status = ExtAudioFileOpenURL(url, &file)
-        guard status == noErr, let file else { throw Failure(description: "Error opening file \(path): \(describe(status))") }
-        defer { ExtAudioFileDispose(file) }
-        var format = AudioStreamBasicDescription()
-        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        status = ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileDataFormat, &size, &format)
-        guard status == noErr else { throw Failure(description: "cannot read the format of \(path): \(describe(status))") }
-        let channels = Int(format.mChannelsPerFrame)
-        guard channels > 0, channels <= 64, format.mSampleRate > 0, format.mSampleRate.isFinite else {
+        let reader: Float32FileReader
+        do {
+            reader = try Float32FileReader(url)
+        } catch {
+            switch error.step {
+            case .open: throw Failure(description: "Error opening file \(path): \(describe(error.status))")
+            case .format:
+                if let f = error.format { throw Failure(description: "cannot plot \(path): \(f.mChannelsPerFrame) channels at \(f.mSampleRate) Hz") }
+                throw Failure(description: "cannot read the format of \(path): \(describe(error.status))")
+            default: throw Failure(description: "cannot decode \(path) to Float32: \(describe(error.status))")
+            }
+        }
+        let format = reader.format, channels = reader.channels
+        guard channels <= 64, format.mSampleRate.isFinite else {
             throw Failure(description: "cannot plot \(path): \(channels) channels at \(format.mSampleRate) Hz")
         }
-        var client = AudioStreamBasicDescription(
-            mSampleRate: format.mSampleRate, mFormatID: kAudioFormatLinearPCM,
-            mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked, mBytesPerPacket: UInt32(4 * channels),
-            mFramesPerPacket: 1, mBytesPerFrame: UInt32(4 * channels), mChannelsPerFrame: UInt32(channels),
-            mBitsPerChannel: 32, mReserved: 0)
-        status = ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientDataFormat, size, &client)
-        guard status == noErr else { throw Failure(description: "cannot decode \(path) to Float32: \(describe(status))") }
-        let chunkFrames = 8192
-        var chunk = [Float](repeating: 0, count: chunkFrames * channels)
         var mix: [Float] = []
-        while true {
-            var frames = UInt32(chunkFrames)
-            status = chunk.withUnsafeMutableBytes { raw in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(
-                    mNumberChannels: UInt32(channels), mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(file, &frames, &list)
+        let scale = 1 / Float(channels)
+        do {
+            try reader.forEachChunk { chunk, frames in
+                for f in 0..<frames {
+                    var sum: Float = 0
+                    for c in 0..<channels { sum += chunk[f * channels + c] }
+                    mix.append(sum * scale)
+                }
             }
-            guard status == noErr else { throw Failure(description: "Error reading \(path): \(describe(status))") }
-            if frames == 0 { break }
-            let scale = 1 / Float(channels)
-            for f in 0..<min(Int(frames), chunkFrames) {
-                var sum: Float = 0
-                for c in 0..<channels { sum += chunk[f * channels + c] }
-                mix.append(sum * scale)
-            }
+        } catch {
+            throw Failure(description: "Error reading \(path): \(describe(error.status))")
         }
         return (mix, format.mSampleRate, channels)
     }
