@@ -23,11 +23,8 @@ public enum PCMDirectKernels {
         }
     }
 
-    /// Whether `convert` handles the pair (every pair of kinds).
-    public static func handles(_ from: Kind, _ to: Kind) -> Bool { true }
-
-    /// Converts `count` samples, `sourceStride` bytes apart, into samples `destinationStride` bytes apart. The pair
-    /// must be one `handles` accepts.
+    /// Converts `count` samples, `sourceStride` bytes apart, into samples `destinationStride` bytes apart (any pair
+    /// of kinds).
     public static func convert(_ source: UnsafeRawPointer, sourceStride: Int, from: Kind,
                                _ destination: UnsafeMutableRawPointer, destinationStride: Int, to: Kind, count: Int) {
         switch (from, to) {

@@ -93,10 +93,10 @@ final class PCMConverter: @unchecked Sendable {
     }
 
     /// The direct kernels' pair when the conversion is one they do exactly: channels routed (not mixed), no dither,
-    /// Float32 on one side and a packed little-endian layout on the other. Nil: the Double path.
+    /// packed little-endian layouts on both sides. Nil: the Double path.
     private var directPair: (PCMDirectKernels.Kind, PCMDirectKernels.Kind)? {
         guard !mixesToMono, mixGains == nil, !shouldDither, let from = PCMDirectKernels.kind(input.layout),
-              let to = PCMDirectKernels.kind(output.layout), PCMDirectKernels.handles(from, to) else { return nil }
+              let to = PCMDirectKernels.kind(output.layout) else { return nil }
         return (from, to)
     }
 
