@@ -221,15 +221,15 @@ enum MP4Container: AudioFileContainer {
                 info[kAFInfoDictionary_TrackNumber] = String(Int(value[2]) << 8 | Int(value[3]))
             } else if key == "----" {
                 let name = parts.first(where: { $0.type == OCAFormat.fourCharCode("name") })?.body(store, limit: 256).map { String(decoding: $0.dropFirst(4), as: UTF8.self) }
-                if let name, name != "iTunSMPB" {
-                    // Other iTunes freeform items are kept by name (iTunNORM, Sound Check's gains, as "sound check").
-                    info[name == "iTunNORM" ? soundCheckKey : name] = String(decoding: value, as: UTF8.self)
-                } else if name == "iTunSMPB" {
+                if name == "iTunSMPB" {
                     let fields = String(decoding: value, as: UTF8.self).split(separator: " ").compactMap { UInt64($0, radix: 16) }
                     if fields.count >= 4 {
                         table = AudioFilePacketTableInfo(mNumberValidFrames: Int64(clamping: fields[3]), mPrimingFrames: Int32(clamping: fields[1]),
                                                          mRemainderFrames: Int32(clamping: fields[2]))
                     }
+                } else if let name {
+                    // Other iTunes freeform items are kept by name (iTunNORM, Sound Check's gains, as "sound check").
+                    info[name == "iTunNORM" ? soundCheckKey : name] = String(decoding: value, as: UTF8.self)
                 }
             } else if let k = ilstKeys[key] {
                 info[k] = String(decoding: value, as: UTF8.self)
