@@ -28,13 +28,13 @@ log="$server_dir/phase.log"
 # reader of only the end of the output (CI shows the tail) finds them. The server's phase is not piped:
 # its daemons would hold the pipe open.
 phase() {
-    local name=$1; shift
+    local name=$1 t0=$SECONDS; shift
     echo "== $name"
     if [ "$name" = "private sound server" ]; then "$@" > "$log" 2>&1; local s=$?; cat "$log"; else "$@" 2>&1 | tee "$log"; local s=$?; fi
     if [ "$s" = 0 ]; then
-        results+=("$name: passed")
+        results+=("$name: passed ($((SECONDS - t0)) s)")
     else
-        results+=("$name: FAILED")
+        results+=("$name: FAILED ($((SECONDS - t0)) s)")
         failed=1
         while IFS= read -r line; do results+=("    $line"); done \
             < <(grep -E 'recorded an issue|Expectation failed|error:|failed:|Fatal error|Crash' "$log" | grep -v '^✔' | head -40)
