@@ -49,6 +49,33 @@ import Testing
         return name.takeRetainedValue() as String
     }
 
+    /// The families added from CoreAudioBaseTypes.h's comments (Atmos, DTS, CICP) and the ambisonic tags, whose
+    /// labels carry the normalisation and the ACN index.
+    @Test func layoutForTagKnowsTheImmersiveAndAmbisonicFamilies() throws {
+        func labels(_ tag: AudioChannelLayoutTag) -> [UInt8]? {
+            var tag = tag
+            var size: UInt32 = 0
+            guard AudioFormatGetPropertyInfo(kAudioFormatProperty_ChannelLayoutForTag, 4, &tag, &size) == noErr else { return nil }
+            var out = [UInt8](repeating: 0, count: Int(size))
+            guard out.withUnsafeMutableBytes({ AudioFormatGetProperty(kAudioFormatProperty_ChannelLayoutForTag, 4, &tag, &size, $0.baseAddress) }) == noErr else { return nil }
+            return out
+        }
+        #expect(labels(kAudioChannelLayoutTag_Atmos_7_1_4) == Self.described([
+            kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center, kAudioChannelLabel_LFEScreen,
+            kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround, kAudioChannelLabel_RearSurroundLeft,
+            kAudioChannelLabel_RearSurroundRight, kAudioChannelLabel_VerticalHeightLeft, kAudioChannelLabel_VerticalHeightRight,
+            kAudioChannelLabel_LeftTopRear, kAudioChannelLabel_RightTopRear]))
+        #expect(labels(kAudioChannelLayoutTag_DTS_3_1) == Self.described([kAudioChannelLabel_Center, kAudioChannelLabel_Left,
+                                                                          kAudioChannelLabel_Right, kAudioChannelLabel_LFEScreen]))
+        #expect(labels(kAudioChannelLayoutTag_HOA_ACN_SN3D | 4) == Self.described([kAudioChannelLabel_HOA_ACN_0, kAudioChannelLabel_HOA_ACN_1,
+                                                                                    kAudioChannelLabel_HOA_ACN_2, kAudioChannelLabel_HOA_ACN_3]))
+        #expect(labels(kAudioChannelLayoutTag_HOA_ACN_N3D | 2) == Self.described([kAudioChannelLabel_HOA_N3D, kAudioChannelLabel_HOA_N3D | 1]))
+        // An alias names the same layout as the tag it aliases.
+        #expect(labels(kAudioChannelLayoutTag_Logic_Atmos_7_1_4_A) == labels(kAudioChannelLayoutTag_Atmos_7_1_4))
+        #expect(Self.string(kAudioFormatProperty_ChannelLayoutName, Self.layout(kAudioChannelLayoutTag_Atmos_5_1_2)) == "Atmos 5.1.2 (L R C LFE Ls Rs Ltm Rtm)")
+        #expect(Self.string(kAudioFormatProperty_ChannelLayoutSimpleName, Self.layout(kAudioChannelLayoutTag_WAVE_5_1_B)) == "5.1")
+    }
+
     @Test func layoutForTagListsTheChannelsInOrder() throws {
         var tag = kAudioChannelLayoutTag_MPEG_5_1_D
         var size: UInt32 = 0

@@ -95,7 +95,8 @@ public func AudioComponentInstanceCanDo(_ inInstance: AudioComponentInstance, _ 
 }
 
 /// Registers a component implemented in the calling process through Apple's v2 plug-in interface.
-/// It is then found by `AudioComponentFindNext` and instantiated like a built-in unit.
+/// It is then found by `AudioComponentFindNext` and instantiated like a built-in unit, and
+/// kAudioComponentRegistrationsChangedNotification is posted.
 @discardableResult
 public func AudioComponentRegister(_ inDesc: UnsafePointer<AudioComponentDescription>, _ inName: CFString,
                                    _ inVersion: UInt32,
@@ -103,5 +104,6 @@ public func AudioComponentRegister(_ inDesc: UnsafePointer<AudioComponentDescrip
     let entry = AudioComponentEntry(description: inDesc.pointee, name: inName as String, version: inVersion,
                                     maker: .plugIn(inFactory))
     AudioComponentRegistry.shared.register(entry)
+    NotificationCenter.default.post(name: Notification.Name(kAudioComponentRegistrationsChangedNotification as String), object: nil)
     return entry.handle
 }

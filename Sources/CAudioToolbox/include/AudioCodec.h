@@ -147,6 +147,88 @@ CF_ENUM(OSStatus) {
     kAudioCodecBadDataError                 = OCA_4CC('b','a','d','a')
 };
 
+// The rest of AudioCodec.h's property IDs and their values.
+CF_ENUM(AudioCodecPropertyID) {
+    kAudioCodecPropertyMinimumDelayMode              = OCA_4CC('m','d','e','l'),
+    kAudioCodecPropertyNameCFString                  = OCA_4CC('l','n','a','m'),
+    kAudioCodecPropertyManufacturerCFString          = OCA_4CC('l','m','a','k'),
+    kAudioCodecPropertyFormatCFString                = OCA_4CC('l','f','o','r'),
+    kAudioCodecPropertyRequiresPacketDescription     = OCA_4CC('p','a','k','d'),
+    kAudioCodecPropertyAvailableBitRates             = OCA_4CC('b','r','t','#'),
+    kAudioCodecExtendFrequencies                     = OCA_4CC('a','c','e','f'),
+    kAudioCodecUseRecommendedSampleRate              = OCA_4CC('u','r','s','r'),
+    kAudioCodecOutputPrecedence                      = OCA_4CC('o','p','p','r'),
+    kAudioCodecDoesSampleRateConversion              = OCA_4CC('l','m','r','c'),
+    kAudioCodecBitRateFormat                         = OCA_4CC('a','c','b','f'),
+    kAudioCodecInputFormatsForOutputFormat           = OCA_4CC('i','f','4','o'),
+    kAudioCodecOutputFormatsForInputFormat           = OCA_4CC('o','f','4','i'),
+    kAudioCodecPropertyInputChannelLayout            = OCA_4CC('i','c','l',' '),
+    kAudioCodecPropertyOutputChannelLayout           = OCA_4CC('o','c','l',' '),
+    kAudioCodecPropertyZeroFramesPadded              = OCA_4CC('p','a','d','0'),
+    kAudioCodecPropertyAvailableInputChannelLayouts  = OCA_4CC('a','i','c','l'),
+    kAudioCodecPropertyAvailableOutputChannelLayouts = OCA_4CC('a','o','c','l')
+};
+
+CF_ENUM(uint32_t) {
+    kAudioCodecBitRateFormat_CBR          = 0,
+    kAudioCodecBitRateFormat_ABR          = 1,
+    kAudioCodecBitRateFormat_VBR          = 2
+};
+
+CF_ENUM(uint32_t) {
+    kAudioCodecOutputPrecedenceNone       = 0,
+    kAudioCodecOutputPrecedenceBitRate    = 1,
+    kAudioCodecOutputPrecedenceSampleRate = 2
+};
+
+CF_ENUM(uint32_t) {
+    kDynamicRangeControlMode_None                        = 0,
+    kDynamicRangeControlMode_Light                       = 1,
+    kDynamicRangeControlMode_Heavy                       = 2
+};
+
+CF_ENUM(uint32_t) {
+    kProgramTargetLevel_None                             = 0,
+    kProgramTargetLevel_Minus31dB                        = 1,
+    kProgramTargetLevel_Minus23dB                        = 2,
+    kProgramTargetLevel_Minus20dB                        = 3
+};
+
+CF_ENUM(uint32_t) {
+    kDynamicRangeCompressionProfile_None                 = 0,
+    kDynamicRangeCompressionProfile_LateNight            = 1,
+    kDynamicRangeCompressionProfile_NoisyEnvironment     = 2,
+    kDynamicRangeCompressionProfile_LimitedPlaybackRange = 3,
+    kDynamicRangeCompressionProfile_GeneralCompression   = 6
+};
+
+// The keys of a codec's settings dictionary (kAudioCodecPropertySettings).
+#define kAudioSettings_TopLevelKey      "name"
+#define kAudioSettings_Version          "version"
+#define kAudioSettings_Parameters       "parameters"
+#define kAudioSettings_SettingKey       "key"
+#define kAudioSettings_SettingName      "name"
+#define kAudioSettings_ValueType        "value type"
+#define kAudioSettings_AvailableValues  "available values"
+#define kAudioSettings_LimitedValues    "limited values"
+#define kAudioSettings_CurrentValue     "current value"
+#define kAudioSettings_Summary          "summary"
+#define kAudioSettings_Hint             "hint"
+#define kAudioSettings_Unit             "unit"
+
+CF_ENUM(uint32_t) {
+    kHintBasic                            = 0,
+    kHintAdvanced                         = 1,
+    kHintHidden                           = 2
+};
+
+typedef enum OCA_OPTIONS_ATTR AudioSettingsFlags : uint32_t {
+    kAudioSettingsFlags_ExpertParameter        = 1,
+    kAudioSettingsFlags_InvisibleParameter     = 2,
+    kAudioSettingsFlags_MetaParameter          = 4,
+    kAudioSettingsFlags_UserInterfaceParameter = 8
+} AudioSettingsFlags;
+
 CF_ASSUME_NONNULL_END
 
 #endif

@@ -62,6 +62,21 @@ CF_ENUM(OSStatus) {
     badComponentSelector = (int32_t)0x80008002
 };
 
+// AudioComponentValidate's answer, and the keys of its parameters and of AudioComponentCopyConfigurationInfo.
+typedef enum OCA_ENUM_ATTR AudioComponentValidationResult : uint32_t {
+    kAudioComponentValidationResult_Unknown                = 0,
+    kAudioComponentValidationResult_Passed                 = 1,
+    kAudioComponentValidationResult_Failed                 = 2,
+    kAudioComponentValidationResult_TimedOut               = 3,
+    kAudioComponentValidationResult_UnauthorizedError_Open = 4,
+    kAudioComponentValidationResult_UnauthorizedError_Init = 5
+} AudioComponentValidationResult;
+
+#define kAudioComponentConfigurationInfo_ValidationResult   "ValidationResult"
+#define kAudioComponentValidationParameter_TimeOut          "TimeOut"
+#define kAudioComponentValidationParameter_ForceValidation  "ForceValidation"
+#define kAudioComponentValidationParameter_LoadOutOfProcess "LoadOutOfProcess"
+
 CF_ASSUME_NONNULL_END
 
 #endif

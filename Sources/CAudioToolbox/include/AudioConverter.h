@@ -108,6 +108,10 @@ typedef OSStatus (*AudioConverterComplexInputDataProc)(AudioConverterRef inAudio
                                                        AudioStreamPacketDescription * _Nullable * _Nullable outDataPacketDescription,
                                                        void * _Nullable inUserData);
 
+CF_ENUM(AudioConverterPropertyID) {
+    kAudioConverterPropertyCanResumeFromInterruption    = OCA_4CC('c','r','f','i')
+};
+
 CF_ASSUME_NONNULL_END
 
 #endif

@@ -114,6 +114,16 @@ CF_ENUM(OSStatus) {
     kAudioFormatUnknownFormatError          = OCA_4CC('!','f','m','t')
 };
 
+CF_ENUM(AudioFormatPropertyID) {
+    kAudioFormatProperty_HardwareCodecCapabilities = OCA_4CC('h','w','c','c')
+};
+
+// The manufacturers of Apple's codecs (the hardware one is never found here: there is no codec hardware).
+CF_ENUM(uint32_t) {
+    kAppleHardwareAudioCodecManufacturer = OCA_4CC('a','p','h','w'),
+    kAppleSoftwareAudioCodecManufacturer = OCA_4CC('a','p','p','l')
+};
+
 CF_ASSUME_NONNULL_END
 
 #endif

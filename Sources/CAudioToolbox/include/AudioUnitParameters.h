@@ -378,4 +378,77 @@ CF_ENUM(AudioUnitParameterID) {
     kMusicDeviceParam_ReverbVolume              = 2
 };
 
+// AUNetSend and AUNetReceive (macOS): their status parameter.
+CF_ENUM(AudioUnitParameterID) {
+    kAUNetReceiveParam_Status                     = 0,
+    kAUNetReceiveParam_NumParameters              = 1,
+    kAUNetSendParam_Status                        = 0,
+    kAUNetSendParam_NumParameters                 = 1
+};
+
+enum {
+    kAUNetStatus_NotConnected = 0,
+    kAUNetStatus_Connected    = 1,
+    kAUNetStatus_Overflow     = 2,
+    kAUNetStatus_Underflow    = 3,
+    kAUNetStatus_Connecting   = 4,
+    kAUNetStatus_Listening    = 5
+};
+
+// The panner units (macOS).
+CF_ENUM(AudioUnitParameterID) {
+    kPannerParam_Gain                             = 0,
+    kPannerParam_Azimuth                          = 1,
+    kPannerParam_Elevation                        = 2,
+    kPannerParam_Distance                         = 3,
+    kPannerParam_CoordScale                       = 4,
+    kPannerParam_RefDistance                      = 5
+};
+
+// AUMultibandFilter / AUFilter (macOS).
+CF_ENUM(AudioUnitParameterID) {
+    kMultibandFilter_LowFilterType                = 0,
+    kMultibandFilter_LowFrequency                 = 1,
+    kMultibandFilter_LowGain                      = 2,
+    kMultibandFilter_CenterFreq1                  = 3,
+    kMultibandFilter_CenterGain1                  = 4,
+    kMultibandFilter_Bandwidth1                   = 5,
+    kMultibandFilter_CenterFreq2                  = 6,
+    kMultibandFilter_CenterGain2                  = 7,
+    kMultibandFilter_Bandwidth2                   = 8,
+    kMultibandFilter_CenterFreq3                  = 9,
+    kMultibandFilter_CenterGain3                  = 10,
+    kMultibandFilter_Bandwidth3                   = 11,
+    kMultibandFilter_HighFilterType               = 12,
+    kMultibandFilter_HighFrequency                = 13,
+    kMultibandFilter_HighGain                     = 14
+};
+
+// AURandom (macOS).
+CF_ENUM(AudioUnitParameterID) {
+    kRandomParam_BoundA                           = 0,
+    kRandomParam_BoundB                           = 1,
+    kRandomParam_Curve                            = 2
+};
+
+// AURoundTripAAC (macOS).
+CF_ENUM(AudioUnitParameterID) {
+    kRoundTripAACParam_Format                     = 0,
+    kRoundTripAACParam_EncodingStrategy           = 1,
+    kRoundTripAACParam_RateOrQuality              = 2,
+    kRoundTripAACParam_BitRate                    = 1,
+    kRoundTripAACParam_Quality                    = 2,
+    kRoundTripAACParam_CompressedFormatSampleRate = 3
+};
+
+// AUSoundIsolation.
+CF_ENUM(AudioUnitParameterID) {
+    kAUSoundIsolationParam_WetDryMixPercent       = 0,
+    kAUSoundIsolationParam_SoundToIsolate         = 1
+};
+
+CF_ENUM(long) {
+    kAUSoundIsolationSoundType_Voice = 1
+};
+
 #endif

@@ -445,6 +445,166 @@ enum {
     kAUSampler_DefaultBankLSB           = 0x00
 };
 
+// Offline units (AUOffline): sizes, start offset and preflight.
+CF_ENUM(AudioUnitPropertyID) {
+    kAudioUnitOfflineProperty_InputSize                 = 3020,
+    kAudioUnitOfflineProperty_OutputSize                = 3021,
+    kAudioUnitOfflineProperty_StartOffset               = 3022,
+    kAudioUnitOfflineProperty_PreflightRequirements     = 3023,
+    kAudioUnitOfflineProperty_PreflightName             = 3024,
+    kAudioOfflineUnitProperty_InputSize                 = 3020,
+    kAudioOfflineUnitProperty_OutputSize                = 3021
+};
+
+enum {
+    kOfflinePreflight_NotRequired = 0,
+    kOfflinePreflight_Optional    = 1,
+    kOfflinePreflight_Required    = 2
+};
+
+// Migration from other plug-in formats.
+CF_ENUM(AudioUnitPropertyID) {
+    kAudioUnitMigrateProperty_FromPlugin                = 4000,
+    kAudioUnitMigrateProperty_OldAutomation             = 4001
+};
+
+CF_ENUM(uint32_t) {
+    kOtherPluginFormat_Undefined                      = 0,
+    kOtherPluginFormat_kMAS                           = 1,
+    kOtherPluginFormat_kVST                           = 2,
+    kOtherPluginFormat_AU                             = 3
+};
+
+CF_ENUM(uint32_t) {
+    kAudioUnitSampleRateConverterComplexity_Normal    = OCA_4CC('n','o','r','m'),
+    kAudioUnitSampleRateConverterComplexity_Mastering = OCA_4CC('b','a','t','s'),
+    kAudioUnitSampleRateConverterComplexity_Linear    = OCA_4CC('l','i','n','e'),
+    kAudioUnitSRCAlgorithm_Polyphase                  = OCA_4CC('p','o','l','y'),
+    kAudioUnitSRCAlgorithm_MediumQuality              = OCA_4CC('c','s','r','c')
+};
+
+// AUNetSend / AUNetReceive (macOS).
+CF_ENUM(AudioUnitPropertyID) {
+    kAUNetReceiveProperty_Hostname                      = 3511,
+    kAUNetReceiveProperty_Password                      = 3512,
+    kAUNetSendProperty_PortNum                          = 3513,
+    kAUNetSendProperty_TransmissionFormat               = 3514,
+    kAUNetSendProperty_TransmissionFormatIndex          = 3515,
+    kAUNetSendProperty_ServiceName                      = 3516,
+    kAUNetSendProperty_Disconnect                       = 3517,
+    kAUNetSendProperty_Password                         = 3518
+};
+
+// AUNetSend's transmission formats.
+CF_ENUM(AudioUnitPropertyID) {
+    kAUNetSendPresetFormat_PCMFloat32                   = 0,
+    kAUNetSendPresetFormat_PCMInt24                     = 1,
+    kAUNetSendPresetFormat_PCMInt16                     = 2,
+    kAUNetSendPresetFormat_Lossless24                   = 3,
+    kAUNetSendPresetFormat_Lossless16                   = 4,
+    kAUNetSendPresetFormat_ULaw                         = 5,
+    kAUNetSendPresetFormat_IMA4                         = 6,
+    kAUNetSendPresetFormat_AAC_128kbpspc                = 7,
+    kAUNetSendPresetFormat_AAC_96kbpspc                 = 8,
+    kAUNetSendPresetFormat_AAC_80kbpspc                 = 9,
+    kAUNetSendPresetFormat_AAC_64kbpspc                 = 10,
+    kAUNetSendPresetFormat_AAC_48kbpspc                 = 11,
+    kAUNetSendPresetFormat_AAC_40kbpspc                 = 12,
+    kAUNetSendPresetFormat_AAC_32kbpspc                 = 13,
+    kAUNetSendNumPresetFormats                          = 18,
+    kAUNetSendPresetFormat_AAC_LD_64kbpspc              = 14,
+    kAUNetSendPresetFormat_AAC_LD_48kbpspc              = 15,
+    kAUNetSendPresetFormat_AAC_LD_40kbpspc              = 16,
+    kAUNetSendPresetFormat_AAC_LD_32kbpspc              = 17
+};
+
+// Music devices (deprecated).
+CF_ENUM(AudioUnitPropertyID) {
+    kMusicDeviceProperty_GroupOutputBus                 = 1002,
+    kMusicDeviceProperty_SoundBankFSSpec                = 1003
+};
+
+// AUSampler: a bank and preset by number (AUSamplerBankPresetData).
+CF_ENUM(AudioUnitPropertyID) {
+    kAUSamplerProperty_LoadPresetFromBank               = 4100,
+    kAUSamplerProperty_BankAndPreset                    = 4100
+};
+
+// Voice processing: speech activity while muted, and ducking of other audio.
+CF_ENUM(AudioUnitPropertyID) {
+    kAUVoiceIOProperty_MutedSpeechActivityEventListener = 2106,
+    kAUVoiceIOProperty_OtherAudioDuckingConfiguration   = 2108
+};
+
+typedef enum OCA_ENUM_ATTR AUVoiceIOOtherAudioDuckingLevel : uint32_t {
+    kAUVoiceIOOtherAudioDuckingLevelDefault = 0,
+    kAUVoiceIOOtherAudioDuckingLevelMin     = 10,
+    kAUVoiceIOOtherAudioDuckingLevelMid     = 20,
+    kAUVoiceIOOtherAudioDuckingLevelMax     = 30
+} AUVoiceIOOtherAudioDuckingLevel;
+
+typedef enum OCA_ENUM_ATTR AUVoiceIOSpeechActivityEvent : uint32_t {
+    kAUVoiceIOSpeechActivityHasStarted = 0,
+    kAUVoiceIOSpeechActivityHasEnded   = 1
+} AUVoiceIOSpeechActivityEvent;
+
+CF_ENUM(OSStatus) {
+    kAUVoiceIOErr_UnexpectedNumberOfInputChannels = -66784
+};
+
+enum {
+    kAudioUnitParameterFlag_Global  = (1L << 0),
+    kAudioUnitParameterFlag_Input   = (1L << 1),
+    kAudioUnitParameterFlag_Output  = (1L << 2),
+    kAudioUnitParameterFlag_Group   = (1L << 3)
+};
+
+enum {
+    kAudioUnitParameterFlag_HasName = kAudioUnitParameterFlag_ValuesHaveStrings
+};
+
+enum {
+    kNumberOfResponseFrequencies = 1024
+};
+
+// AUMatrixReverb's speaker configurations (kAudioUnitProperty_SpeakerConfiguration).
+enum {
+    kSpeakerConfiguration_HeadPhones = 0,
+    kSpeakerConfiguration_Stereo     = 1,
+    kSpeakerConfiguration_Quad       = 2,
+    kSpeakerConfiguration_5_0        = 3,
+    kSpeakerConfiguration_5_1        = kSpeakerConfiguration_5_0
+};
+
+typedef enum OCA_ENUM_ATTR AUSpatialMixerPersonalizedHRTFMode : uint32_t {
+    kSpatialMixerPersonalizedHRTFMode_Off CF_SWIFT_NAME(off)   = 0,
+    kSpatialMixerPersonalizedHRTFMode_On CF_SWIFT_NAME(on)     = 1,
+    kSpatialMixerPersonalizedHRTFMode_Auto CF_SWIFT_NAME(auto) = 2
+} AUSpatialMixerPersonalizedHRTFMode;
+
+// The "ui" preset keys other plug-in formats use.
+#define kAUPresetVSTDataKey     "vstdata"
+#define kAUPresetVSTPresetKey   "vstpreset"
+#define kAUPresetMASDataKey     "masdata"
+
+// The keys of AudioComponentCopyConfigurationInfo's dictionary.
+#define kAudioUnitConfigurationInfo_HasCustomView               "HasCustomView"
+#define kAudioUnitConfigurationInfo_ChannelConfigurations       "ChannelConfigurations"
+#define kAudioUnitConfigurationInfo_InitialInputs               "InitialInputs"
+#define kAudioUnitConfigurationInfo_InitialOutputs              "InitialOutputs"
+#define kAudioUnitConfigurationInfo_IconURL                     "IconURL"
+#define kAudioUnitConfigurationInfo_BusCountWritable            "BusCountWritable"
+#define kAudioUnitConfigurationInfo_SupportedChannelLayoutTags  "SupportedChannelLayoutTags"
+#define kAudioUnitConfigurationInfo_MIDIProtocol                "MIDIProtocol"
+#define kAudioUnitConfigurationInfo_MigrateFromPlugin           "MigrateFromPlugin"
+#define kAudioUnitConfigurationInfo_AvailableArchitectures      "AvailableArchitectures"
+
+typedef enum OCA_ENUM_ATTR AudioUnitRemoteControlEvent : uint32_t {
+    kAudioUnitRemoteControlEvent_TogglePlayPause = 1,
+    kAudioUnitRemoteControlEvent_ToggleRecord    = 2,
+    kAudioUnitRemoteControlEvent_Rewind          = 3
+} AudioUnitRemoteControlEvent;
+
 CF_ASSUME_NONNULL_END
 
 #endif

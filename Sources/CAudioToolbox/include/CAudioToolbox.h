@@ -9,6 +9,7 @@
 #include "AudioConverter.h"
 #include "AudioCodec.h"
 #include "AudioFile.h"
+#include "AudioFileComponent.h"
 #include "ExtendedAudioFile.h"
 #include "AudioFileStream.h"
 #include "AudioQueue.h"
