@@ -1,4 +1,4 @@
-import AudioToolbox
+@_spi(OCATools) import AudioToolbox
 import Foundation
 import Testing
 import ToolSupport

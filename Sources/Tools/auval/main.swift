@@ -2,7 +2,7 @@
 // `-v TYPE SUBT MANU` validates one (AUValidator's steps and report layout); `-strict` turns warnings into
 // failures, `-q` prints only the result, `-r N` repeats, `-w` waits for a key after validating (to attach a
 // profiler, as Apple's does). Exit status 0 when every validation passed.
-import AudioToolbox
+@_spi(OCATools) import AudioToolbox
 import Foundation
 import ToolSupport
 
@@ -99,7 +99,7 @@ if list || listType != nil {
 var passed = true
 if let validate {
     for _ in 0..<repeats {
-        let validator = AUValidator(description: validate, strict: strict) { line in if !quiet { print(line) } }
+        let validator = AUValidator(description: validate, strict: strict, describeFormat: describe) { line in if !quiet { print(line) } }
         let ok = validator.run()
         if quiet { print("\(AUValidator.codes(validate)): \(ok ? "PASS" : "FAIL")") }
         passed = passed && ok

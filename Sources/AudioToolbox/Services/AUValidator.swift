@@ -2,23 +2,34 @@
 // auval: open times, default formats, required / recommended / optional properties, parameters, presets
 // and ClassInfo, channel configurations, render tests at several rates and slice sizes (with guard bytes
 // around every buffer), connection and parameter scheduling, MIDI for music devices, bypass.
-import AudioToolbox
+// AudioComponentValidate runs it in the host's process; the auval tool prints its report (SPI: not Apple's API).
 import Foundation
 
 /// Validates the audio unit a component description names and writes Apple-style report lines.
-public final class AUValidator {
+@_spi(OCATools) public final class AUValidator {
     private let description: AudioComponentDescription
     private let strict: Bool
     private let write: (String) -> Void
+    private let describe: (AudioStreamBasicDescription) -> String
     private var failures = 0
     private var warnings = 0
 
     /// A validator for the unit `description` names. `strict` makes warnings failures (auval -strict);
-    /// `output` receives each report line.
-    public init(description: AudioComponentDescription, strict: Bool = false, output: @escaping (String) -> Void) {
+    /// `output` receives each report line; `describeFormat` writes a format as the report shows it (auval
+    /// passes its tools' CAStreamBasicDescription-style text).
+    public init(description: AudioComponentDescription, strict: Bool = false,
+                describeFormat: @escaping (AudioStreamBasicDescription) -> String = AUValidator.plainFormat,
+                output: @escaping (String) -> Void) {
         self.description = description
         self.strict = strict
+        self.describe = describeFormat
         self.write = output
+    }
+
+    /// A format as "2 ch, 44100 Hz, 'lpcm' (0x00000029) 32 bits/channel".
+    public static func plainFormat(_ f: AudioStreamBasicDescription) -> String {
+        String(format: "%2d ch, %6.0f Hz, ", Int(f.mChannelsPerFrame), f.mSampleRate)
+            + quoted(f.mFormatID) + String(format: " (0x%08X) ", f.mFormatFlags) + "\(f.mBitsPerChannel) bits/channel"
     }
 
     /// The component types that are audio units (AUComponent.h); the registry also holds codecs.
@@ -30,7 +41,14 @@ public final class AUValidator {
 
     /// The four-char codes as auval prints them: 'aufx' - 'dely' - 'appl'.
     public static func codes(_ d: AudioComponentDescription) -> String {
-        [d.componentType, d.componentSubType, d.componentManufacturer].map { quoted($0) }.joined(separator: " - ")
+        [d.componentType, d.componentSubType, d.componentManufacturer].map { Self.quoted($0) }.joined(separator: " - ")
+    }
+
+    /// A four-char code as auval prints it: 'aufx', or hex when not printable.
+    static func quoted(_ code: UInt32) -> String {
+        let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: code >> $0) }
+        guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return String(format: "0x%08X", code) }
+        return "'" + String(decoding: bytes, as: UTF8.self) + "'"
     }
 
     private var isEffect: Bool { [kAudioUnitType_Effect, kAudioUnitType_MusicEffect].contains(description.componentType) }
@@ -67,7 +85,7 @@ public final class AUValidator {
         write("--------------------------------------------------")
         var d = description
         guard Self.audioUnitTypes.contains(description.componentType) else {
-            write("FATAL ERROR: \(quoted(description.componentType)) is not an audio unit type")
+            write("FATAL ERROR: \(Self.quoted(description.componentType)) is not an audio unit type")
             failures += 1
             return finish()
         }
