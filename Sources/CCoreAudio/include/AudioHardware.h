@@ -81,6 +81,10 @@ CF_ENUM(AudioObjectPropertySelector) {
     kAudioDevicePropertyClockDevice                     = OCA_4CC('a','p','c','d'),
     kAudioDevicePropertyJackIsConnected                 = OCA_4CC('j','a','c','k'),
     kAudioDevicePropertyVolumeScalar                    = OCA_4CC('v','o','l','m'),
+    kAudioDevicePropertyVolumeDecibels                  = OCA_4CC('v','o','l','d'),
+    kAudioDevicePropertyVolumeRangeDecibels             = OCA_4CC('v','d','b','#'),
+    kAudioDevicePropertyVolumeScalarToDecibels          = OCA_4CC('v','2','d','b'),
+    kAudioDevicePropertyVolumeDecibelsToScalar          = OCA_4CC('d','b','2','v'),
     kAudioDevicePropertyMute                            = OCA_4CC('m','u','t','e')
 };
 

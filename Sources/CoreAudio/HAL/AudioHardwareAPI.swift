@@ -57,8 +57,9 @@ public func AudioObjectGetPropertyData(_ inObjectID: AudioObjectID, _ inAddress:
                                   UnsafeMutableRawBufferPointer(start: outData, count: Int(ioDataSize.pointee)))
     }
     let (object, value) = halValue(inObjectID, inAddress, inQualifierDataSize, inQualifierData)
-    guard object != nil else { return kAudioHardwareBadObjectError }
+    guard let object else { return kAudioHardwareBadObjectError }
     guard let value else { return kAudioHardwareUnknownPropertyError }
+    if let status = object.translate(inAddress.pointee, outData, size: ioDataSize) { return status }
     return value.write(to: outData, size: ioDataSize)
 }
 
@@ -179,6 +180,39 @@ public func AudioDeviceGetCurrentTime(_ inDevice: AudioObjectID, _ outTime: Unsa
     guard let time = device.currentTime() else { return kAudioHardwareNotRunningError }
     outTime.pointee = time
     return kAudioHardwareNoError
+}
+
+/// Apple's `AudioDeviceTranslateTime`: `inTime` (its sample time, else its host time) in the representations
+/// `outTime.mFlags` asks for (sample, host, rate scalar), on the running device's clock: extrapolated from the
+/// IO cycle's latest anchor at the measured rate. `outTime.mFlags` says what was done.
+public func AudioDeviceTranslateTime(_ inDevice: AudioObjectID, _ inTime: UnsafePointer<AudioTimeStamp>,
+                                     _ outTime: UnsafeMutablePointer<AudioTimeStamp>) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    guard let result = device.translate(inTime.pointee, wanted: outTime.pointee.mFlags) else { return kAudioHardwareNotRunningError }
+    guard case .success(let time) = result else { return kAudioHardwareIllegalOperationError }
+    outTime.pointee = time
+    return kAudioHardwareNoError
+}
+
+/// Apple's `AudioDeviceGetNearestStartTime`: the first IO cycle boundary at or after the requested time (an
+/// output time, or an input time with kAudioDeviceStartTimeIsInputFlag) that a proc can still join cleanly.
+public func AudioDeviceGetNearestStartTime(_ inDevice: AudioObjectID, _ ioRequestedStartTime: UnsafeMutablePointer<AudioTimeStamp>,
+                                           _ inFlags: UInt32) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    guard let result = device.nearestStart(ioRequestedStartTime.pointee, flags: inFlags) else { return kAudioHardwareNotRunningError }
+    guard case .success(let start) = result else { return kAudioHardwareIllegalOperationError }
+    ioRequestedStartTime.pointee = start.time
+    return kAudioHardwareNoError
+}
+
+/// Apple's `AudioDeviceStartAtTime`: starts the device if needed and the IOProc (nil: the device alone) at the
+/// nearest IO cycle to the requested time; on return `ioRequestedStartTime` is the time it starts (the first
+/// callback's output time, or input time with kAudioDeviceStartTimeIsInputFlag). The DontConsult flags are
+/// accepted: the only constraint here is the cycle boundary.
+public func AudioDeviceStartAtTime(_ inDevice: AudioObjectID, _ inProcID: AudioDeviceIOProcID?,
+                                   _ ioRequestedStartTime: UnsafeMutablePointer<AudioTimeStamp>, _ inFlags: UInt32) -> OSStatus {
+    guard let device = HALSystem.shared.device(inDevice) else { return kAudioHardwareBadDeviceError }
+    return device.start(inProcID.map { unsafeBitCast($0, to: UnsafeMutableRawPointer.self) }, at: &ioRequestedStartTime.pointee, flags: inFlags)
 }
 
 // MARK: Host time (HostTime.h): nanoseconds of the monotonic clock.

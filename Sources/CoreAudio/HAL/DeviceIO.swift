@@ -25,10 +25,17 @@ final class DeviceIO: @unchecked Sendable {
     /// Non-zero (a negative errno) once the streams failed beyond recovery.
     let failed = Atomic<Int32>(0)
     private let stopRequested = Atomic<Bool>(false)
-    /// Frames processed and the host time of the last period (for AudioDeviceGetCurrentTime).
-    private let framesDone = Atomic<UInt64>(0)
-    private let lastHostTime = Atomic<UInt64>(0)
+    /// The clock's anchor: the sample time of the current cycle's start and the host time it was taken at,
+    /// with the measured rate scalar, published by the IO thread under a sequence count (odd while writing) so
+    /// that readers on other threads never see a torn triple (AudioDeviceGetCurrentTime, TranslateTime).
+    private let anchorSequence = Atomic<UInt64>(0)
+    private let anchorSample = Atomic<UInt64>(0)
+    private let anchorHost = Atomic<UInt64>(0)
+    private let anchorRateScalar = Atomic<UInt64>(1.0.bitPattern)
     private let delays = Atomic<UInt64>(0)
+    /// Output times run this many frames ahead of the cycle's sample time (the playback prefill); set when
+    /// the streams open, before `start` returns.
+    private(set) var outputLead = 0
 
     /// The started procs, as a retained snapshot; replaced ones are kept until the engine stops.
     final class Procs {
@@ -84,6 +91,7 @@ final class DeviceIO: @unchecked Sendable {
         }
         // ALSA may round the period; the IO cycle uses what it granted.
         periodFrames = playback?.periodFrames ?? capture?.periodFrames ?? requestedPeriod
+        outputLead = playback.map { $0.bufferFrames - periodFrames } ?? 0
         let outCount = max(periodFrames * max(outputChannels, 1), 1), inCount = max(periodFrames * max(inputChannels, 1), 1)
         outputSamples.deallocate(); mixSamples.deallocate(); inputSamples.deallocate()
         outputSamples = .allocate(capacity: outCount)
@@ -134,14 +142,49 @@ final class DeviceIO: @unchecked Sendable {
     var outputDelay: Int { Int(delays.load(ordering: .relaxed) >> 32) }
     var inputDelay: Int { Int(delays.load(ordering: .relaxed) & 0xFFFF_FFFF) }
 
+    /// The clock's latest anchor (sample time at a cycle's start, its host time, the rate scalar); nil before
+    /// the first cycle.
+    func anchor() -> (sample: Double, host: UInt64, rateScalar: Double)? {
+        while true {
+            let before = anchorSequence.load(ordering: .sequentiallyConsistent)
+            if before == 0 { return nil }
+            if before & 1 == 1 { continue }
+            let sample = Double(bitPattern: anchorSample.load(ordering: .sequentiallyConsistent))
+            let host = anchorHost.load(ordering: .sequentiallyConsistent)
+            let scalar = Double(bitPattern: anchorRateScalar.load(ordering: .sequentiallyConsistent))
+            if anchorSequence.load(ordering: .sequentiallyConsistent) == before { return (sample, host, scalar) }
+        }
+    }
+
+    /// Publishes a new anchor (IO thread only; atomics, no lock).
+    private func publishAnchor(sample: Double, host: UInt64, rateScalar: Double) {
+        let sequence = anchorSequence.load(ordering: .relaxed)
+        anchorSequence.store(sequence + 1, ordering: .sequentiallyConsistent)
+        anchorSample.store(sample.bitPattern, ordering: .sequentiallyConsistent)
+        anchorHost.store(host, ordering: .sequentiallyConsistent)
+        anchorRateScalar.store(rateScalar.bitPattern, ordering: .sequentiallyConsistent)
+        anchorSequence.store(sequence + 2, ordering: .sequentiallyConsistent)
+    }
+
+    /// The sample time at a host time, extrapolated from the anchor at the measured rate.
+    func sampleTime(atHost host: UInt64) -> Double {
+        guard let a = anchor() else { return 0 }
+        return a.sample + Double(Int64(bitPattern: host &- a.host)) * rate * a.rateScalar / 1e9
+    }
+
+    /// The host time of a sample time, extrapolated from the anchor at the measured rate.
+    func hostTime(atSample sample: Double) -> UInt64 {
+        guard let a = anchor() else { return oca_monotonic_nanoseconds() }
+        let nanos = (sample - a.sample) / (rate * a.rateScalar) * 1e9
+        return a.host &+ UInt64(bitPattern: Int64(nanos.rounded()))
+    }
+
     func currentTime() -> AudioTimeStamp {
-        var t = AudioTimeStamp()
-        let frames = Double(framesDone.load(ordering: .acquiring))
-        let host = lastHostTime.load(ordering: .acquiring)
         let now = oca_monotonic_nanoseconds()
-        t.mSampleTime = frames + (host == 0 ? 0 : Double(now &- host) * rate / 1e9)
+        var t = AudioTimeStamp()
+        t.mSampleTime = sampleTime(atHost: now)
         t.mHostTime = now
-        t.mRateScalar = 1
+        t.mRateScalar = anchor()?.rateScalar ?? 1
         t.mFlags = [.sampleTimeValid, .hostTimeValid, .rateScalarValid]
         return t
     }
@@ -169,21 +212,33 @@ final class DeviceIO: @unchecked Sendable {
             }
         }
         capture?.start()
-        // Output frames are written this far ahead of the frame count (the prefill).
-        let outputLead = playback.map { $0.bufferFrames - n } ?? 0
+        let outputLead = self.outputLead
         var sampleTime = 0.0
+        // The rate scalar: frames per host second over a long window, measured once the start-up bursts (the
+        // prefill, a capture buffer filling) are over; 1 until then.
+        var reference: (sample: Double, host: UInt64)?
+        var startHost: UInt64 = 0
+        var rateScalar = 1.0
         while !stopRequested.load(ordering: .acquiring) {
             if let capture {
                 let status = capture.transfer(inputSamples, frames: n, xruns: &xrunCount)
                 if status < 0 { failed.store(status, ordering: .releasing); break }
             }
             let now = oca_monotonic_nanoseconds()
+            if startHost == 0 { startHost = now }
+            if let reference {
+                let elapsed = Double(now &- reference.host) / 1e9
+                if elapsed >= 1 { rateScalar = min(max((sampleTime - reference.sample) / elapsed / rate, 0.9), 1.1) }
+            } else if now &- startHost >= 500_000_000 {
+                reference = (sampleTime, now)
+            }
+            publishAnchor(sample: sampleTime, host: now, rateScalar: rateScalar)
             let inDelay = capture?.delay ?? 0, outDelay = playback?.delay ?? 0
             delays.store(UInt64(UInt32(clamping: outDelay)) << 32 | UInt64(UInt32(clamping: inDelay)), ordering: .relaxed)
             // Sample times advance by exactly one period per cycle; host times place them by the streams' delays.
-            var nowStamp = stamp(sampleTime, host: now)
-            var inputTime = stamp(sampleTime, host: now &- nanos(inDelay + n))
-            var outputTime = stamp(sampleTime + Double(outputLead), host: now &+ nanos(outDelay))
+            var nowStamp = stamp(sampleTime, host: now, rateScalar)
+            var inputTime = stamp(sampleTime, host: now &- nanos(inDelay + n), rateScalar)
+            var outputTime = stamp(sampleTime + Double(outputLead), host: now &+ nanos(outDelay), rateScalar)
             if inChannels > 0 {
                 inputList[0] = AudioBuffer(mNumberChannels: UInt32(inChannels), mDataByteSize: UInt32(n * inChannels * 4),
                                            mData: UnsafeMutableRawPointer(inputSamples))
@@ -194,8 +249,6 @@ final class DeviceIO: @unchecked Sendable {
                 if status < 0 { failed.store(status, ordering: .releasing); break }
             }
             sampleTime += Double(n)
-            framesDone.store(UInt64(sampleTime), ordering: .releasing)
-            lastHostTime.store(now, ordering: .releasing)
             xruns.store(xrunCount, ordering: .relaxed)
         }
         xruns.store(xrunCount, ordering: .relaxed)
@@ -203,11 +256,11 @@ final class DeviceIO: @unchecked Sendable {
 
     private func nanos(_ frames: Int) -> UInt64 { UInt64(Double(frames) / rate * 1e9) }
 
-    private func stamp(_ sampleTime: Double, host: UInt64) -> AudioTimeStamp {
+    private func stamp(_ sampleTime: Double, host: UInt64, _ rateScalar: Double) -> AudioTimeStamp {
         var t = AudioTimeStamp()
         t.mSampleTime = sampleTime
         t.mHostTime = host
-        t.mRateScalar = 1
+        t.mRateScalar = rateScalar
         t.mFlags = [.sampleTimeValid, .hostTimeValid, .rateScalarValid]
         return t
     }
@@ -228,6 +281,8 @@ final class DeviceIO: @unchecked Sendable {
                                             mData: UnsafeMutableRawPointer(target))
             }
             let entry = entries[i]
+            // A proc started at a time (AudioDeviceStartAtTime) joins at the cycle it was aligned to.
+            if entry.startSample > now.mSampleTime { continue }
             if let proc = entry.proc {
                 _ = proc(deviceID, &now, inputList.unsafePointer, &inputTime, outputList.unsafeMutablePointer, &outputTime, entry.clientData)
             } else if let block = entry.block {

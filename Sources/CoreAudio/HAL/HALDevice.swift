@@ -20,6 +20,10 @@ final class HALDevice: HALObject, @unchecked Sendable {
     let alive = Atomic<Bool>(true)
     /// Xruns of engines that have stopped, plus the running one's (read by the watcher).
     private var pastXruns = 0
+    /// The device's volume and mute controls, opened on first use (see HALDevice+Volume.swift).
+    var mixerState: MixerState = .unopened
+    let mixerLock = NSLock()
+    enum MixerState { case unopened, none, open(ALSAMixer) }
 
     struct IOProcEntry {
         let id: UnsafeMutableRawPointer
@@ -28,6 +32,10 @@ final class HALDevice: HALObject, @unchecked Sendable {
         let clientData: UnsafeMutableRawPointer?
         var started = false
         var usesInput = true, usesOutput = true
+        /// The cycle sample time the proc joins at (AudioDeviceStartAtTime); 0: at once.
+        var startSample = 0.0
+        /// The ID is memory the HAL made (false: the proc itself, AudioDeviceAddIOProc's ID).
+        var ownsID = true
     }
 
     init(objectID: AudioObjectID, uid: String, name: String, output: ALSA.Capabilities?, input: ALSA.Capabilities?,
@@ -134,6 +142,9 @@ final class HALDevice: HALObject, @unchecked Sendable {
         case kAudioDevicePropertyBufferFrameSizeRange:
             let r = Self.frameRange(outputCapabilities, inputCapabilities)
             return .range(AudioValueRange(mMinimum: Double(r.lowerBound), mMaximum: Double(r.upperBound)))
+        case kAudioDevicePropertyVolumeScalar, kAudioDevicePropertyVolumeDecibels, kAudioDevicePropertyVolumeRangeDecibels,
+             kAudioDevicePropertyVolumeScalarToDecibels, kAudioDevicePropertyVolumeDecibelsToScalar, kAudioDevicePropertyMute:
+            return volumeValue(address)
         // IOProcStreamUsage depends on the caller's struct: the API layer answers it through streamUsage.
         default: return super.value(address, qualifier: qualifier)
         }
@@ -148,9 +159,15 @@ final class HALDevice: HALObject, @unchecked Sendable {
         }
     }
 
+    override func translate(_ address: AudioObjectPropertyAddress, _ data: UnsafeMutableRawPointer,
+                            size: UnsafeMutablePointer<UInt32>) -> OSStatus? {
+        translateVolume(address, data, size: size)
+    }
+
     override func isSettable(_ address: AudioObjectPropertyAddress) -> Bool {
         switch address.mSelector {
         case kAudioDevicePropertyNominalSampleRate, kAudioDevicePropertyBufferFrameSize, kAudioDevicePropertyIOProcStreamUsage: true
+        case kAudioDevicePropertyVolumeScalar, kAudioDevicePropertyVolumeDecibels, kAudioDevicePropertyMute: volumeValue(address) != nil
         default: false
         }
     }
@@ -178,6 +195,8 @@ final class HALDevice: HALObject, @unchecked Sendable {
             return kAudioHardwareNoError
         case kAudioDevicePropertyIOProcStreamUsage:
             return setStreamUsage(input: address.mScope == kAudioObjectPropertyScopeInput, data)
+        case kAudioDevicePropertyVolumeScalar, kAudioDevicePropertyVolumeDecibels, kAudioDevicePropertyMute:
+            return setVolume(address, data)
         default:
             return kAudioHardwareUnknownPropertyError
         }
@@ -239,16 +258,25 @@ final class HALDevice: HALObject, @unchecked Sendable {
         return id
     }
 
-    func removeIOProc(_ id: UnsafeMutableRawPointer) -> OSStatus {
-        let found: Bool = lock.withLock {
-            guard let i = procs.firstIndex(where: { $0.id == id }) else { return false }
-            let wasStarted = procs[i].started
-            procs.remove(at: i)
-            if wasStarted { applyProcs() }
-            return true
+    /// AudioDeviceAddIOProc: the proc is its own ID (one registration per proc).
+    func addIOProc(usingProcAsID proc: AudioDeviceIOProc, clientData: UnsafeMutableRawPointer?) -> OSStatus {
+        let id = unsafeBitCast(proc, to: UnsafeMutableRawPointer.self)
+        return lock.withLock {
+            guard !procs.contains(where: { $0.id == id }) else { return kAudioHardwareIllegalOperationError }
+            procs.append(IOProcEntry(id: id, proc: proc, block: nil, clientData: clientData, ownsID: false))
+            return kAudioHardwareNoError
         }
-        guard found else { return kAudioHardwareIllegalOperationError }
-        id.deallocate()
+    }
+
+    func removeIOProc(_ id: UnsafeMutableRawPointer) -> OSStatus {
+        let found: IOProcEntry? = lock.withLock {
+            guard let i = procs.firstIndex(where: { $0.id == id }) else { return nil }
+            let entry = procs.remove(at: i)
+            if entry.started { applyProcs() }
+            return entry
+        }
+        guard let found else { return kAudioHardwareIllegalOperationError }
+        if found.ownsID { id.deallocate() }
         return kAudioHardwareNoError
     }
 
@@ -260,6 +288,7 @@ final class HALDevice: HALObject, @unchecked Sendable {
                 guard let i = procs.firstIndex(where: { $0.id == id }) else { return kAudioHardwareIllegalOperationError }
                 if procs[i].started { return kAudioHardwareNoError }
                 procs[i].started = true
+                procs[i].startSample = 0
             }
             let status = applyProcs(forceRunning: id == nil)
             if status != kAudioHardwareNoError, let id, let i = procs.firstIndex(where: { $0.id == id }) { procs[i].started = false }
@@ -350,6 +379,97 @@ final class HALDevice: HALObject, @unchecked Sendable {
     var engineFailure: Int32 { lock.withLock { engine?.failed.load(ordering: .acquiring) ?? 0 } }
 
     func currentTime() -> AudioTimeStamp? { lock.withLock { engine?.currentTime() } }
+
+    /// AudioDeviceTranslateTime: `time` (by its sample or else its host time) in the representations `wanted`
+    /// asks for, on the running clock. Nil if the device is not running.
+    func translate(_ time: AudioTimeStamp, wanted: AudioTimeStampFlags) -> Result<AudioTimeStamp, TimeError>? {
+        guard let engine = lock.withLock({ engine }) else { return nil }
+        return Self.translate(time, wanted: wanted, on: engine)
+    }
+
+    enum TimeError: Error { case noTime }
+
+    private static func translate(_ time: AudioTimeStamp, wanted: AudioTimeStampFlags, on engine: DeviceIO) -> Result<AudioTimeStamp, TimeError> {
+        let sample: Double, host: UInt64
+        if time.mFlags.contains(.sampleTimeValid) {
+            sample = time.mSampleTime
+            host = time.mFlags.contains(.hostTimeValid) ? time.mHostTime : engine.hostTime(atSample: sample)
+        } else if time.mFlags.contains(.hostTimeValid) {
+            host = time.mHostTime
+            sample = engine.sampleTime(atHost: host)
+        } else {
+            return .failure(.noTime)
+        }
+        var out = AudioTimeStamp()
+        var done: AudioTimeStampFlags = []
+        if wanted.contains(.sampleTimeValid) { out.mSampleTime = sample; done.insert(.sampleTimeValid) }
+        if wanted.contains(.hostTimeValid) { out.mHostTime = host; done.insert(.hostTimeValid) }
+        if wanted.contains(.rateScalarValid) { out.mRateScalar = engine.anchor()?.rateScalar ?? 1; done.insert(.rateScalarValid) }
+        out.mFlags = done
+        return .success(out)
+    }
+
+    /// AudioDeviceGetNearestStartTime: the first IO cycle at or after `requested` (an input time with
+    /// kAudioDeviceStartTimeIsInputFlag, else an output time) that is at least one whole cycle away, so that a
+    /// proc started there joins at a cycle boundary without a partial cycle. Returns that cycle's own sample
+    /// time and the requested kind of time it stands for. Nil if the device is not running.
+    func nearestStart(_ requested: AudioTimeStamp, flags: UInt32) -> Result<(cycle: Double, time: AudioTimeStamp), TimeError>? {
+        guard let engine = lock.withLock({ engine }) else { return nil }
+        return Self.nearestStart(requested, flags: flags, on: engine)
+    }
+
+    private static func nearestStart(_ requested: AudioTimeStamp, flags: UInt32, on engine: DeviceIO)
+        -> Result<(cycle: Double, time: AudioTimeStamp), TimeError> {
+        let wanted: AudioTimeStampFlags = [.sampleTimeValid]
+        guard case .success(let t) = translate(requested, wanted: wanted, on: engine) else { return .failure(.noTime) }
+        let n = Double(engine.periodFrames)
+        let lead = flags & kAudioDeviceStartTimeIsInputFlag != 0 ? 0 : Double(engine.outputLead)
+        // Input times are the cycle's sample time; output times run `lead` frames ahead of it.
+        let earliest = (engine.anchor()?.sample).map { $0 + 2 * n } ?? 0
+        let cycle = max((max(t.mSampleTime - lead, 0) / n).rounded(.up) * n, earliest)
+        var out = AudioTimeStamp()
+        out.mSampleTime = cycle + lead
+        out.mHostTime = engine.hostTime(atSample: out.mSampleTime)
+        out.mRateScalar = engine.anchor()?.rateScalar ?? 1
+        out.mFlags = [.sampleTimeValid, .hostTimeValid, .rateScalarValid]
+        return .success((cycle, out))
+    }
+
+    /// AudioDeviceStartAtTime: starts the device if it is stopped, then starts the proc (nil: the device alone)
+    /// at the nearest cycle to `requested`, which is updated to the time it will start.
+    func start(_ id: UnsafeMutableRawPointer?, at requested: inout AudioTimeStamp, flags: UInt32) -> OSStatus {
+        guard alive.load(ordering: .acquiring) else { return kAudioHardwareNotRunningError }
+        return lock.withLock {
+            var index: Int?
+            if let id {
+                guard let i = procs.firstIndex(where: { $0.id == id }) else { return kAudioHardwareIllegalOperationError }
+                if !procs[i].started {
+                    // Started but held back until its cycle is known: the engine is built for the streams it uses.
+                    procs[i].started = true
+                    procs[i].startSample = .infinity
+                    index = i
+                }
+            }
+            if index != nil || engine == nil {
+                let status = applyProcs(forceRunning: id == nil)
+                if status != kAudioHardwareNoError {
+                    if let index { procs[index].started = false }
+                    return status
+                }
+            }
+            guard let engine else { return kAudioHardwareNotRunningError }
+            guard case .success(let (cycle, time)) = Self.nearestStart(requested, flags: flags, on: engine) else {
+                if let index { procs[index].started = false; applyProcs() }
+                return kAudioHardwareIllegalOperationError
+            }
+            if let index {
+                procs[index].startSample = cycle
+                applyProcs()
+            }
+            requested = time
+            return kAudioHardwareNoError
+        }
+    }
 
     /// Marks the device gone (it left ALSA's list): not alive, IO stopped.
     func vanished() {

@@ -32,6 +32,12 @@ class HALObject: @unchecked Sendable {
         }
     }
 
+    /// A property whose answer is computed from the caller's own data (a translation such as
+    /// kAudioDevicePropertyVolumeScalarToDecibels, in-out in `data`); nil: not such a property, use `value`.
+    func translate(_ address: AudioObjectPropertyAddress, _ data: UnsafeMutableRawPointer, size: UnsafeMutablePointer<UInt32>) -> OSStatus? {
+        nil
+    }
+
     func isSettable(_ address: AudioObjectPropertyAddress) -> Bool { false }
 
     /// Sets a settable property. The caller has checked it exists and is settable.

@@ -5,6 +5,7 @@ import Foundation
 /// and report the bytes written. Strings are returned retained, as CFStringRef (the caller releases).
 enum HALPropertyValue {
     case uint32(UInt32)
+    case float32(Float)
     case float64(Double)
     case string(String)
     /// A NUL-terminated C string copied into the caller's buffer (cut to fit, still terminated).
@@ -19,7 +20,7 @@ enum HALPropertyValue {
 
     var size: UInt32 {
         switch self {
-        case .uint32: 4
+        case .uint32, .float32: 4
         case .float64: 8
         case .string: UInt32(MemoryLayout<UnsafeRawPointer>.size)
         case .cString(let s): UInt32(s.utf8.count + 1)
@@ -48,6 +49,7 @@ enum HALPropertyValue {
         }
         switch self {
         case .uint32(let v): return fixed(v)
+        case .float32(let v): return fixed(v)
         case .float64(let v): return fixed(v)
         case .string(let s):
             guard ioSize.pointee >= UInt32(MemoryLayout<UnsafeRawPointer>.size) else { return kAudioHardwareBadPropertySizeError }

@@ -138,6 +138,8 @@ final class HALSystem: HALObject, @unchecked Sendable {
                 let current = lock.withLock { devices }
                 for device in current {
                     if device.engineFailure != 0 { device.engineFailed() }
+                    // Volume and mute changes other programs made (a non-blocking read of the mixer's events).
+                    device.pollControls()
                     let x = device.xrunCount
                     let changed = lock.withLock { () -> Bool in
                         defer { lastXruns[device.objectID] = x }
@@ -205,7 +207,9 @@ final class HALSystem: HALObject, @unchecked Sendable {
     // MARK: Listeners
 
     func addListener(_ id: AudioObjectID, _ listener: Listener) -> OSStatus {
-        guard object(id) != nil else { return kAudioHardwareBadObjectError }
+        guard let target = object(id) else { return kAudioHardwareBadObjectError }
+        // A device's mixer is opened (and from then on watched) once someone listens to the device.
+        if let device = target as? HALDevice { _ = device.mixer }
         lock.withLock { listeners[id, default: []].append(listener) }
         return kAudioHardwareNoError
     }
@@ -220,6 +224,9 @@ final class HALSystem: HALObject, @unchecked Sendable {
             return kAudioHardwareNoError
         }
     }
+
+    /// Runs `body` on the proc listeners' queue after every notification queued so far.
+    func afterPendingNotifications(_ body: @escaping @Sendable () -> Void) { notifyQueue.async(execute: body) }
 
     /// Tells the listeners of object `id` that `addresses` changed (asynchronously).
     func notify(_ id: AudioObjectID, _ addresses: [AudioObjectPropertyAddress]) {
