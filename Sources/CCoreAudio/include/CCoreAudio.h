@@ -1,2 +1,3 @@
 #include "AudioHardwareBase.h"
 #include "AudioHardware.h"
+#include "AudioHardwareDeprecated.h"
