@@ -128,12 +128,14 @@ import Testing
         #expect(AudioObjectAddPropertyListenerBlock(out, &any, nil, listener) == noErr)
         Thread.sleep(forTimeInterval: 0.3)
         heard.reset()
-        // pactl sets 40 % / 60 %: our channel scalars are the server's fractions (26214 / 65536 and 39322 / 65536).
+        // pactl sets 40 % / 60 %: our channel scalars are the server's raw volumes over its 100 % (65536).
         PulseTestServer.run(["pactl", "set-sink-volume", "out", "40%", "60%"])
         #expect(heard.wait { $0.mSelector == kAudioDevicePropertyVolumeScalar && $0.mScope == kAudioObjectPropertyScopeOutput })
+        let raw = Self.pactlVolume("sink", "out").map(\.raw)
+        try #require(raw.count == 2 && abs(raw[0] - 26214) <= 1 && abs(raw[1] - 39322) <= 1, "\(raw)")
         let left = getFloat(out, address(kAudioDevicePropertyVolumeScalar, kAudioObjectPropertyScopeOutput, 1)).1
         let right = getFloat(out, address(kAudioDevicePropertyVolumeScalar, kAudioObjectPropertyScopeOutput, 2)).1
-        #expect(left == Float32(26214.0 / 65536) && right == Float32(39322.0 / 65536), "\(left) \(right)")
+        #expect(left == Float32(Double(raw[0]) / 65536) && right == Float32(Double(raw[1]) / 65536), "\(left) \(right) for \(raw)")
         #expect(!heard.contains { $0.mSelector == kAudioDevicePropertyMute })
         // Mute by pactl: the Mute property and its listener.
         heard.reset()
