@@ -139,6 +139,209 @@ struct AudioStreamRangedDescription {
 };
 typedef struct AudioStreamRangedDescription AudioStreamRangedDescription;
 
+// The rest of AudioHardwareBase.h: object classes (boxes, clock devices, controls), their properties, transport and
+// terminal types. Declared with Apple's values; objects of classes this HAL does not make are never found, and
+// properties it does not implement answer kAudioHardwareUnknownPropertyError, as on a Mac without that hardware.
+CF_ENUM(AudioClassID) {
+    kAudioPlugInClassID = OCA_4CC('a','p','l','g')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioPlugInPropertyBundleID                  = OCA_4CC('p','i','i','d'),
+    kAudioPlugInPropertyDeviceList                = OCA_4CC('d','e','v','#'),
+    kAudioPlugInPropertyTranslateUIDToDevice      = OCA_4CC('u','i','d','d'),
+    kAudioPlugInPropertyBoxList                   = OCA_4CC('b','o','x','#'),
+    kAudioPlugInPropertyTranslateUIDToBox         = OCA_4CC('u','i','d','b'),
+    kAudioPlugInPropertyClockDeviceList           = OCA_4CC('c','l','k','#'),
+    kAudioPlugInPropertyTranslateUIDToClockDevice = OCA_4CC('u','i','d','c')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioTransportManagerClassID = OCA_4CC('t','r','p','m')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioTransportManagerPropertyEndPointList           = OCA_4CC('e','n','d','#'),
+    kAudioTransportManagerPropertyTranslateUIDToEndPoint = OCA_4CC('u','i','d','e'),
+    kAudioTransportManagerPropertyTransportType          = OCA_4CC('t','r','a','n')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioBoxClassID = OCA_4CC('a','b','o','x')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioBoxPropertyBoxUID            = OCA_4CC('b','u','i','d'),
+    kAudioBoxPropertyTransportType     = OCA_4CC('t','r','a','n'),
+    kAudioBoxPropertyHasAudio          = OCA_4CC('b','h','a','u'),
+    kAudioBoxPropertyHasVideo          = OCA_4CC('b','h','v','i'),
+    kAudioBoxPropertyHasMIDI           = OCA_4CC('b','h','m','i'),
+    kAudioBoxPropertyIsProtected       = OCA_4CC('b','p','r','o'),
+    kAudioBoxPropertyAcquired          = OCA_4CC('b','x','o','n'),
+    kAudioBoxPropertyAcquisitionFailed = OCA_4CC('b','x','o','f'),
+    kAudioBoxPropertyDeviceList        = OCA_4CC('b','d','v','#'),
+    kAudioBoxPropertyClockDeviceList   = OCA_4CC('b','c','l','#')
+};
+
+CF_ENUM(uint32_t) {
+    kAudioDeviceTransportTypeFireWire                  = OCA_4CC('1','3','9','4'),
+    kAudioDeviceTransportTypeBluetoothLE               = OCA_4CC('b','l','e','a'),
+    kAudioDeviceTransportTypeDisplayPort               = OCA_4CC('d','p','r','t'),
+    kAudioDeviceTransportTypeAirPlay                   = OCA_4CC('a','i','r','p'),
+    kAudioDeviceTransportTypeAVB                       = OCA_4CC('e','a','v','b'),
+    kAudioDeviceTransportTypeThunderbolt               = OCA_4CC('t','h','u','n'),
+    kAudioDeviceTransportTypeContinuityCaptureWired    = OCA_4CC('c','c','w','d'),
+    kAudioDeviceTransportTypeContinuityCaptureWireless = OCA_4CC('c','c','w','l')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioClockDeviceClassID = OCA_4CC('a','c','l','k')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioClockDevicePropertyDeviceUID                   = OCA_4CC('c','u','i','d'),
+    kAudioClockDevicePropertyTransportType               = OCA_4CC('t','r','a','n'),
+    kAudioClockDevicePropertyClockDomain                 = OCA_4CC('c','l','k','d'),
+    kAudioClockDevicePropertyDeviceIsAlive               = OCA_4CC('l','i','v','n'),
+    kAudioClockDevicePropertyDeviceIsRunning             = OCA_4CC('g','o','i','n'),
+    kAudioClockDevicePropertyLatency                     = OCA_4CC('l','t','n','c'),
+    kAudioClockDevicePropertyControlList                 = OCA_4CC('c','t','r','l'),
+    kAudioClockDevicePropertyNominalSampleRate           = OCA_4CC('n','s','r','t'),
+    kAudioClockDevicePropertyAvailableNominalSampleRates = OCA_4CC('n','s','r','#')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioEndPointDeviceClassID = OCA_4CC('e','d','e','v')
+};
+
+#define kAudioEndPointDeviceUIDKey "uid"
+
+#define kAudioEndPointDeviceNameKey "name"
+
+#define kAudioEndPointDeviceEndPointListKey "endpoints"
+
+#define kAudioEndPointDeviceMainEndPointKey "main"
+
+#define kAudioEndPointDeviceMasterEndPointKey "master"
+
+#define kAudioEndPointDeviceIsPrivateKey "private"
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioEndPointDevicePropertyComposition  = OCA_4CC('a','c','o','m'),
+    kAudioEndPointDevicePropertyEndPointList = OCA_4CC('a','g','r','p'),
+    kAudioEndPointDevicePropertyIsPrivate    = OCA_4CC('p','r','i','v')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioEndPointClassID = OCA_4CC('e','n','d','p')
+};
+
+#define kAudioEndPointUIDKey "uid"
+
+#define kAudioEndPointNameKey "name"
+
+#define kAudioEndPointInputChannelsKey "channels-in"
+
+#define kAudioEndPointOutputChannelsKey "channels-out"
+
+CF_ENUM(uint32_t) {
+    kAudioStreamTerminalTypeUnknown               = 0,
+    kAudioStreamTerminalTypeLine                  = OCA_4CC('l','i','n','e'),
+    kAudioStreamTerminalTypeDigitalAudioInterface = OCA_4CC('s','p','d','f'),
+    kAudioStreamTerminalTypeSpeaker               = OCA_4CC('s','p','k','r'),
+    kAudioStreamTerminalTypeHeadphones            = OCA_4CC('h','d','p','h'),
+    kAudioStreamTerminalTypeLFESpeaker            = OCA_4CC('l','f','e','s'),
+    kAudioStreamTerminalTypeReceiverSpeaker       = OCA_4CC('r','s','p','k'),
+    kAudioStreamTerminalTypeMicrophone            = OCA_4CC('m','i','c','r'),
+    kAudioStreamTerminalTypeHeadsetMicrophone     = OCA_4CC('h','m','i','c'),
+    kAudioStreamTerminalTypeReceiverMicrophone    = OCA_4CC('r','m','i','c'),
+    kAudioStreamTerminalTypeTTY                   = OCA_4CC('t','t','y','_'),
+    kAudioStreamTerminalTypeHDMI                  = OCA_4CC('h','d','m','i'),
+    kAudioStreamTerminalTypeDisplayPort           = OCA_4CC('d','p','r','t')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioControlClassID = OCA_4CC('a','c','t','l')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioControlPropertyScope   = OCA_4CC('c','s','c','p'),
+    kAudioControlPropertyElement = OCA_4CC('c','e','l','m')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioSliderControlClassID = OCA_4CC('s','l','d','r')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioSliderControlPropertyValue = OCA_4CC('s','d','r','v'),
+    kAudioSliderControlPropertyRange = OCA_4CC('s','d','r','r')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioLevelControlClassID     = OCA_4CC('l','e','v','l'),
+    kAudioVolumeControlClassID    = OCA_4CC('v','l','m','e'),
+    kAudioLFEVolumeControlClassID = OCA_4CC('s','u','b','v')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioLevelControlPropertyScalarValue             = OCA_4CC('l','c','s','v'),
+    kAudioLevelControlPropertyDecibelValue            = OCA_4CC('l','c','d','v'),
+    kAudioLevelControlPropertyDecibelRange            = OCA_4CC('l','c','d','r'),
+    kAudioLevelControlPropertyConvertScalarToDecibels = OCA_4CC('l','c','s','d'),
+    kAudioLevelControlPropertyConvertDecibelsToScalar = OCA_4CC('l','c','d','s')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioBooleanControlClassID      = OCA_4CC('t','o','g','l'),
+    kAudioMuteControlClassID         = OCA_4CC('m','u','t','e'),
+    kAudioSoloControlClassID         = OCA_4CC('s','o','l','o'),
+    kAudioJackControlClassID         = OCA_4CC('j','a','c','k'),
+    kAudioLFEMuteControlClassID      = OCA_4CC('s','u','b','m'),
+    kAudioPhantomPowerControlClassID = OCA_4CC('p','h','a','n'),
+    kAudioPhaseInvertControlClassID  = OCA_4CC('p','h','s','i'),
+    kAudioClipLightControlClassID    = OCA_4CC('c','l','i','p'),
+    kAudioTalkbackControlClassID     = OCA_4CC('t','a','l','b'),
+    kAudioListenbackControlClassID   = OCA_4CC('l','s','n','b')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioBooleanControlPropertyValue = OCA_4CC('b','c','v','l')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioSelectorControlClassID        = OCA_4CC('s','l','c','t'),
+    kAudioDataSourceControlClassID      = OCA_4CC('d','s','r','c'),
+    kAudioDataDestinationControlClassID = OCA_4CC('d','e','s','t'),
+    kAudioClockSourceControlClassID     = OCA_4CC('c','l','c','k'),
+    kAudioLineLevelControlClassID       = OCA_4CC('n','l','v','l'),
+    kAudioHighPassFilterControlClassID  = OCA_4CC('h','i','p','f')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioSelectorControlPropertyCurrentItem    = OCA_4CC('s','c','c','i'),
+    kAudioSelectorControlPropertyAvailableItems = OCA_4CC('s','c','a','i'),
+    kAudioSelectorControlPropertyItemName       = OCA_4CC('s','c','i','n'),
+    kAudioSelectorControlPropertyItemKind       = OCA_4CC('c','l','k','k')
+};
+
+CF_ENUM(uint32_t) {
+    kAudioSelectorControlItemKindSpacer = OCA_4CC('s','p','c','r')
+};
+
+CF_ENUM(uint32_t) {
+    kAudioClockSourceItemKindInternal = OCA_4CC('i','n','t',' ')
+};
+
+CF_ENUM(AudioClassID) {
+    kAudioStereoPanControlClassID = OCA_4CC('s','p','a','n')
+};
+
+CF_ENUM(AudioObjectPropertySelector) {
+    kAudioStereoPanControlPropertyValue           = OCA_4CC('s','p','c','v'),
+    kAudioStereoPanControlPropertyPanningChannels = OCA_4CC('s','p','c','c')
+};
+
 CF_ASSUME_NONNULL_END
 
 #endif

@@ -131,6 +131,9 @@ CF_ENUM(AudioObjectPropertySelector) {
     kAudioStreamPropertyPhysicalFormatMatch         = OCA_4CC('p','f','t','m')
 };
 
+#define kAudioHardwareRunLoopMode                   "com.apple.audio.CoreAudio"
+#define kAudioAggregateDeviceMasterSubDeviceKey     kAudioAggregateDeviceMainSubDeviceKey
+
 CF_ASSUME_NONNULL_END
 
 #endif
