@@ -163,6 +163,67 @@ enum {
     kAudioUnitClumpID_System = 0
 };
 
+// AudioUnitParameterIDName.inDesiredLength for the full name.
+enum {
+    kAudioUnitParameterName_Full = -1
+};
+
+// kAudioUnitProperty_ParameterHistoryInfo (parameters with kAudioUnitParameterFlag_PlotHistory).
+struct AudioUnitParameterHistoryInfo {
+    float updatesPerSecond;
+    float historyDurationInSeconds;
+};
+typedef struct AudioUnitParameterHistoryInfo AudioUnitParameterHistoryInfo;
+
+// kAudioUnitMigrateProperty_*: other plug-in formats' parameters translated to a unit's.
+CF_ENUM(uint32_t) {
+    kOtherPluginFormat_Undefined    = 0,
+    kOtherPluginFormat_kMAS         = 1,
+    kOtherPluginFormat_kVST         = 2,
+    kOtherPluginFormat_AU           = 3
+};
+
+struct AudioUnitOtherPluginDesc {
+    uint32_t                format;
+    AudioClassDescription   plugin;
+};
+typedef struct AudioUnitOtherPluginDesc AudioUnitOtherPluginDesc;
+
+struct AudioUnitParameterValueTranslation {
+    AudioUnitOtherPluginDesc    otherDesc;
+    uint32_t                    otherParamID;
+    float                       otherValue;
+    AudioUnitParameterID        auParamID;
+    AudioUnitParameterValue     auValue;
+};
+typedef struct AudioUnitParameterValueTranslation AudioUnitParameterValueTranslation;
+
+// Parameter-to-MIDI mappings (kAudioUnitProperty_AllParameterMIDIMappings and friends); declared, no built-in
+// unit answers those properties yet.
+typedef enum OCA_OPTIONS_ATTR AUParameterMIDIMappingFlags : uint32_t {
+    kAUParameterMIDIMapping_AnyChannelFlag  = (1UL << 0),
+    kAUParameterMIDIMapping_AnyNoteFlag     = (1UL << 1),
+    kAUParameterMIDIMapping_SubRange        = (1UL << 2),
+    kAUParameterMIDIMapping_Toggle          = (1UL << 3),
+    kAUParameterMIDIMapping_Bipolar         = (1UL << 4),
+    kAUParameterMIDIMapping_Bipolar_On      = (1UL << 5)
+} AUParameterMIDIMappingFlags;
+
+struct AUParameterMIDIMapping {
+    AudioUnitScope              mScope;
+    AudioUnitElement            mElement;
+    AudioUnitParameterID        mParameterID;
+    AUParameterMIDIMappingFlags mFlags;
+    AudioUnitParameterValue     mSubRangeMin;
+    AudioUnitParameterValue     mSubRangeMax;
+    uint8_t                       mStatus;
+    uint8_t                       mData1;
+    uint8_t                       reserved1;
+    uint8_t                       reserved2;
+    uint32_t                    reserved3;
+};
+typedef struct AUParameterMIDIMapping AUParameterMIDIMapping;
+
 struct AURenderCallbackStruct {
     AURenderCallback _Nullable inputProc;
     void * _Nullable inputProcRefCon;
@@ -243,6 +304,16 @@ typedef enum OCA_OPTIONS_ATTR AudioUnitParameterOptions : uint32_t {
     kAudioUnitParameterFlag_IsReadable          = (1UL << 30),
     kAudioUnitParameterFlag_IsWritable          = (1UL << 31)
 } AudioUnitParameterOptions;
+
+// The display curve bits of a parameter's flags (Apple's CF_INLINE helpers).
+static inline AudioUnitParameterOptions GetAudioUnitParameterDisplayType(AudioUnitParameterOptions flags) {
+    return (AudioUnitParameterOptions)(flags & kAudioUnitParameterFlag_DisplayMask);
+}
+
+static inline AudioUnitParameterOptions SetAudioUnitParameterDisplayType(AudioUnitParameterOptions flags,
+                                                                         AudioUnitParameterOptions displayType) {
+    return (AudioUnitParameterOptions)((flags & ~kAudioUnitParameterFlag_DisplayMask) | displayType);
+}
 
 typedef enum OCA_ENUM_ATTR AUSpatializationAlgorithm : uint32_t {
     kSpatializationAlgorithm_EqualPowerPanning  = 0,

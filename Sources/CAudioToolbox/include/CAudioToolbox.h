@@ -4,6 +4,7 @@
 #include "AUGraph.h"
 #include "MusicDevice.h"
 #include "AudioUnitParameters.h"
+#include "AudioUnitUtilities.h"
 #include "AUAudioUnitImplementation.h"
 #include "AudioFormat.h"
 #include "AudioConverter.h"
