@@ -68,6 +68,11 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     var factoryPresets: [(number: Int32, name: String)]? { nil }
     /// Applies factory preset `number`; the base has none.
     func applyFactoryPreset(_ number: Int32) -> OSStatus { kAudioUnitErr_InvalidProperty }
+    /// The names of an indexed parameter's values, minValue first (`kAudioUnitProperty_ParameterValueStrings`;
+    /// they also name those values in ParameterStringFromValue/ValueFromString); nil: the parameter has none.
+    func parameterValueStrings(_ scope: AudioUnitScope, _ id: AudioUnitParameterID) -> [String]? { nil }
+    /// A clump's name (`kAudioUnitProperty_ParameterClumpName`); nil: the unit names no clumps.
+    func clumpName(_ scope: AudioUnitScope, _ clumpID: UInt32) -> String? { nil }
     /// Unit-specific checks and setup at initialize (render memory is already sized).
     func initializeUnit() -> OSStatus { noErr }
     func cleanupUnit() {}
@@ -77,7 +82,7 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
                    _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus { noErr }
     /// The unit's property table: the base's rows, then each subclass's (a later row with the same ID
     /// replaces an earlier one). Override as `super.propertyRows + [...]`.
-    class var propertyRows: [AUProperty] { baseRows }
+    class var propertyRows: [AUProperty] { baseRows + parameterTextRows }
 
     /// Called after a stream format changed (while uninitialized), for units with derived state.
     func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {}

@@ -40,6 +40,17 @@ final class AUNBandEQ: AUFilterEffect, @unchecked Sendable {
         return list
     }
 
+    /// The filter types' names, in kAUNBandEQFilterType_ order (our wording of Apple's constant names).
+    static let filterTypeNames = ["Parametric", "2nd Order Butterworth Low Pass", "2nd Order Butterworth High Pass",
+                                  "Resonant Low Pass", "Resonant High Pass", "Band Pass", "Band Stop", "Low Shelf",
+                                  "High Shelf", "Resonant Low Shelf", "Resonant High Shelf"]
+
+    override func parameterValueStrings(_ scope: AudioUnitScope, _ id: AudioUnitParameterID) -> [String]? {
+        let first = AudioUnitParameterID(kAUNBandEQParam_FilterType)
+        guard scope == kAudioUnitScope_Global, id >= first, id < first + AudioUnitParameterID(bands) else { return nil }
+        return Self.filterTypeNames
+    }
+
     /// Band b's section from its parameters (values laid out as `filterParameters()`).
     static func section(type: Int, frequency f: Double, gain: Double, octaves: Double, sampleRate: Double) -> BiquadCoefficients {
         let butterworth = 1 / 2.0.squareRoot()
