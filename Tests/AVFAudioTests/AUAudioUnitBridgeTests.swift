@@ -32,6 +32,12 @@ import Testing
         #expect(gain.minValue == -96 && gain.maxValue == 24)
         gain.value = -20 * log10(2)  // half
         #expect(abs(gain.value + 6.0206) < 1e-3)
+        // An indexed parameter brings its value names (kAudioUnitProperty_ParameterValueStrings) into the tree.
+        let type0 = try #require(unit.parameterTree?.parameter(withAddress: AUParameterAddress(kAUNBandEQParam_FilterType)))
+        #expect(type0.valueStrings?.count == 11 && type0.valueStrings?[5] == "Band Pass")
+        var bandStop: AUValue = 6
+        #expect(type0.string(fromValue: &bandStop) == "Band Stop")
+        #expect(gain.valueStrings == nil)
         try unit.allocateRenderResources()
         defer { unit.deallocateRenderResources() }
         let format = AVAudioFormat(standardFormatWithSampleRate: 44100, channels: 2)!

@@ -101,10 +101,16 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
             let cName = withUnsafeBytes(of: info.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             var name = cName
             if let cf = info.cfNameString { name = String(describing: cf.takeUnretainedValue()) }
+            // Indexed parameters name their values (kAudioUnitProperty_ParameterValueStrings, +1).
+            var strings: Unmanaged<CFArray>?
+            var stringsSize = UInt32(MemoryLayout<Unmanaged<CFArray>?>.size)
+            let valueStrings: [String]? = AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterValueStrings, kAudioUnitScope_Global, id,
+                                                               &strings, &stringsSize) == noErr
+                ? strings.map { ($0.takeRetainedValue() as NSArray).compactMap { ($0 as? NSString).map { $0 as String } } } : nil
             let parameter = AUParameterTree.createParameter(withIdentifier: "\(id)", name: name, address: AUParameterAddress(id),
                                                             min: info.minValue, max: info.maxValue, unit: info.unit,
                                                             unitName: info.unitName.map { String(describing: $0.takeUnretainedValue()) },
-                                                            flags: info.flags, valueStrings: nil, dependentParameters: nil)
+                                                            flags: info.flags, valueStrings: valueStrings, dependentParameters: nil)
             return parameter
         }
         let made = AUParameterTree.createTree(withChildren: parameters)
