@@ -540,13 +540,6 @@ CF_ENUM(AudioUnitPropertyID) {
 };
 
 CF_ENUM(uint32_t) {
-    kOtherPluginFormat_Undefined                      = 0,
-    kOtherPluginFormat_kMAS                           = 1,
-    kOtherPluginFormat_kVST                           = 2,
-    kOtherPluginFormat_AU                             = 3
-};
-
-CF_ENUM(uint32_t) {
     kAudioUnitSampleRateConverterComplexity_Normal    = OCA_4CC('n','o','r','m'),
     kAudioUnitSampleRateConverterComplexity_Mastering = OCA_4CC('b','a','t','s'),
     kAudioUnitSampleRateConverterComplexity_Linear    = OCA_4CC('l','i','n','e'),
