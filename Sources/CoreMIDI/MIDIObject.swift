@@ -3,7 +3,7 @@ import Foundation
 /// One Core MIDI object behind a handle: a client, a port, an endpoint (virtual, or a driver's under an
 /// entity of a device). Mutated only under MIDIServer's lock.
 final class MIDIObject: @unchecked Sendable {
-    enum Kind { case client, inputPort, outputPort, source, destination, device, entity, thruConnection }
+    enum Kind { case client, inputPort, outputPort, source, destination, device, entity, thruConnection, deviceList }
 
     let ref: MIDIObjectRef
     let kind: Kind
@@ -28,6 +28,19 @@ final class MIDIObject: @unchecked Sendable {
     var driver: (any MIDIEndpointDriver)?
     /// A thru connection's parameters and transform (it listens to its sources as an input port does).
     var thru: MIDIThruConnection?
+    /// An endpoint's two ref cons (MIDIEndpointSetRefCons), opaque to the server.
+    var endpointRefCons: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) = (nil, nil)
+    /// Part of an external device (MIDIExternalDeviceCreate): its endpoints stay out of the source and
+    /// destination lists, and its notifications carry the external object types.
+    var external = false
+    /// Whether a device is in the setup: MIDIDeviceCreate and MIDIExternalDeviceCreate make devices outside it
+    /// (unlisted, unannounced) until MIDISetupAddDevice / MIDISetupAddExternalDevice.
+    var inSetup = true
+    /// A device made by MIDIDeviceCreate / MIDIExternalDeviceCreate, or an entity of one: clients may edit
+    /// its entities and endpoints (a backend's devices are the backend's own).
+    var clientMade = false
+    /// A device list's devices (MIDIDeviceListAddDevice), in the order added.
+    var listedDevices: [MIDIDeviceRef] = []
 
     /// A new object with its handle and owning client (0 for a client).
     init(ref: MIDIObjectRef, kind: Kind, owner: MIDIObjectRef) {
@@ -37,6 +50,11 @@ final class MIDIObject: @unchecked Sendable {
     }
 
     var objectType: MIDIObjectType {
+        guard external else { return baseType }
+        return MIDIObjectType(rawValue: baseType.rawValue | kMIDIObjectType_ExternalMask.rawValue) ?? baseType
+    }
+
+    private var baseType: MIDIObjectType {
         switch kind {
         case .source: return .source
         case .destination: return .destination

@@ -13,6 +13,8 @@ final class MIDIServer: @unchecked Sendable {
     private var destinations: [MIDIEndpointRef] = []
     /// Devices (of the JACK and ALSA sequencer backends) in creation order.
     private var devices: [MIDIDeviceRef] = []
+    /// External devices added to the setup, in the order they were added.
+    private var externalDevices: [MIDIDeviceRef] = []
     /// Apple delivers on a high-priority thread of its own; so does this module.
     let scheduler = MIDIScheduler()
 
@@ -45,8 +47,8 @@ final class MIDIServer: @unchecked Sendable {
             objects[object.ref] = object
             if kind == .source { sources.append(object.ref) }
             if kind == .destination { destinations.append(object.ref) }
-            if kind == .device { devices.append(object.ref) }
-            if object.isEndpoint || kind == .device || kind == .entity { notifyClients(added: true, object) }
+            if kind == .device && object.inSetup { devices.append(object.ref) }
+            if (object.isEndpoint || kind == .device || kind == .entity) && isInSetup(object) { notifyClients(added: true, object) }
             return object.ref
         }
     }
@@ -67,13 +69,15 @@ final class MIDIServer: @unchecked Sendable {
         if o.kind == .client || o.kind == .device || o.kind == .entity {
             for child in objects.values where child.owner == ref { remove(child.ref) }
         }
+        let announced = isInSetup(o)
         objects[ref] = nil
-        if o.isEndpoint || o.kind == .device || o.kind == .entity { notifyClients(added: false, o) }
-        if o.isEndpoint && o.driver == nil { MIDIBackends.virtualEndpointRemoved(ref) }
+        if (o.isEndpoint || o.kind == .device || o.kind == .entity) && announced { notifyClients(added: false, o) }
+        if o.isEndpoint && o.driver == nil && objects[o.owner]?.kind == .client { MIDIBackends.virtualEndpointRemoved(ref) }
         if let id = o.integers["uniqueID"] { usedIDs.remove(id) }
         sources.removeAll { $0 == ref }
         destinations.removeAll { $0 == ref }
         devices.removeAll { $0 == ref }
+        externalDevices.removeAll { $0 == ref }
         for other in objects.values where other.kind == .inputPort || other.kind == .thruConnection { other.connections[ref] = nil }
     }
 
@@ -90,10 +94,35 @@ final class MIDIServer: @unchecked Sendable {
     /// Devices, in creation order.
     func allDevices() -> [MIDIDeviceRef] { locked { devices } }
 
+    /// External devices in the setup, in the order they were added.
+    func allExternalDevices() -> [MIDIDeviceRef] { locked { externalDevices } }
+
+    /// Whether an object is in the setup: a device added to it, or an object under one; clients, ports and
+    /// virtual endpoints always are (caller holds the lock).
+    func isInSetup(_ o: MIDIObject) -> Bool {
+        var current: MIDIObject? = o
+        while let c = current {
+            if c.kind == .device { return c.inSetup }
+            if c.kind != .entity && !c.isEndpoint { return true }
+            current = objects[c.owner]
+        }
+        return true
+    }
+
+    /// Puts a device created outside the setup into it, and announces it with everything under it (caller
+    /// holds the lock). False if it is not such a device or is already in.
+    func addToSetup(_ device: MIDIObject) -> Bool {
+        guard device.kind == .device, !device.inSetup else { return false }
+        device.inSetup = true
+        if device.external { externalDevices.append(device.ref) } else { devices.append(device.ref) }
+        notifyClients(added: true, device)
+        return true
+    }
+
     /// The virtual endpoints (no driver), oldest first: what a backend publishes when it connects.
     func virtualEndpoints() -> [(ref: MIDIEndpointRef, kind: MIDIObject.Kind, name: String)] {
         locked {
-            objects.values.filter { $0.isEndpoint && $0.driver == nil }.sorted { $0.ref < $1.ref }
+            objects.values.filter { $0.isEndpoint && $0.driver == nil && objects[$0.owner]?.kind == .client }.sorted { $0.ref < $1.ref }
                 .map { ($0.ref, $0.kind, $0.strings["name"] ?? "") }
         }
     }
@@ -116,7 +145,10 @@ final class MIDIServer: @unchecked Sendable {
     /// Visible sources or destinations (private ones are left out, as Apple's lists leave them out).
     func endpoints(_ kind: MIDIObject.Kind) -> [MIDIEndpointRef] {
         locked {
-            (kind == .source ? sources : destinations).filter { (objects[$0]?.integers["private"] ?? 0) == 0 }
+            (kind == .source ? sources : destinations).filter {
+                guard let o = objects[$0] else { return false }
+                return (o.integers["private"] ?? 0) == 0 && !o.external && isInSetup(o)
+            }
         }
     }
 

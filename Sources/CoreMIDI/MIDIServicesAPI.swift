@@ -144,10 +144,13 @@ private func make(_ kind: MIDIObject.Kind, _ client: MIDIClientRef, _ name: CFSt
     let all = MIDIServer.shared.allDevices()
     return all.indices.contains(deviceIndex0) ? all[deviceIndex0] : 0
 }
-/// Number of external devices: none.
-@discardableResult public func MIDIGetNumberOfExternalDevices() -> Int { 0 }
-/// An external device by index: none (0).
-@discardableResult public func MIDIGetExternalDevice(_ deviceIndex0: Int) -> MIDIDeviceRef { 0 }
+/// Number of external devices in the setup (MIDISetupAddExternalDevice).
+@discardableResult public func MIDIGetNumberOfExternalDevices() -> Int { MIDIServer.shared.allExternalDevices().count }
+/// An external device by index, 0 if out of range.
+@discardableResult public func MIDIGetExternalDevice(_ deviceIndex0: Int) -> MIDIDeviceRef {
+    let all = MIDIServer.shared.allExternalDevices()
+    return all.indices.contains(deviceIndex0) ? all[deviceIndex0] : 0
+}
 /// Number of sources (devices' and virtual ones, private ones left out).
 @discardableResult public func MIDIGetNumberOfSources() -> Int {
     MIDIBackends.update()

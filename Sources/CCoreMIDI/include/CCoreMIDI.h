@@ -3,4 +3,6 @@
 #include "MIDIServices.h"
 #include "MIDIMessages.h"
 #include "MIDIThruConnection.h"
+#include "MIDISetup.h"
+#include "MIDIDriver.h"
 #endif
