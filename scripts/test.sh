@@ -8,11 +8,15 @@
 # Each phase is reported, even after an earlier one failed; the exit status is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-devices='HALTests|HALVolumeTests|AudioHardwareServiceTests|AudioQueueChannelAssignmentTests|AVAudioPlayerDeviceTests|AVAudioRecorderDeviceTests|AVAudioSessionDeviceTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|AudioQueueDeviceTests|AudioQueueAllocationTests|SystemSoundTests|EngineDeviceTests|BookChapter7DeviceTests|OpenALDeviceTests|AVMIDIPlayerDeviceTests|JACKMIDITests|ALSASequencerTests'
+devices='AudioQueueChannelAssignmentTests|AVAudioPlayerDeviceTests|AVAudioRecorderDeviceTests|AVAudioSessionDeviceTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|AudioQueueDeviceTests|AudioQueueAllocationTests|SystemSoundTests|EngineDeviceTests|BookChapter7DeviceTests|OpenALDeviceTests|AVMIDIPlayerDeviceTests|JACKMIDITests|ALSASequencerTests'
 # The echo canceller is measured alone: its adaptive filter needs an unbroken far-end signal, and with the other
 # device suites sharing the two cores its IO thread misses cycles (CI measured 5.8 dB of echo reduction that way
 # against 24-25 dB alone).
 voice='VoiceProcessingTests'
+# Tests that change the private server's sink and source volumes run on their own and one at a time (they share the
+# sink), after the other device tests,
+# which measure levels on the same sink.
+volume='HALTests|HALVolumeTests|AudioHardwareServiceTests'
 server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap 'scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
 export PULSE_SERVER="unix:$server_dir/native"
@@ -45,11 +49,12 @@ skip() { results+=("$1: skipped (the build failed)"); }
 phase "build" swift build --build-tests
 if [ "$failed" = 0 ]; then
     phase "private sound server" scripts/pulse-server.sh start "$server_dir"
-    phase "tests (parallel)" swift test --skip-build --skip "$devices|$voice"
+    phase "tests (parallel)" swift test --skip-build --skip "$devices|$voice|$volume"
     phase "device tests" swift test --skip-build --filter "$devices"
     phase "voice processing" swift test --skip-build --filter "$voice"
+    phase "device volume" swift test --skip-build --no-parallel --filter "$volume"
 else
-    skip "private sound server"; skip "tests (parallel)"; skip "device tests"; skip "voice processing"
+    skip "private sound server"; skip "tests (parallel)"; skip "device tests"; skip "voice processing"; skip "device volume"
 fi
 echo "== summary"
 printf '%s\n' "${results[@]}"

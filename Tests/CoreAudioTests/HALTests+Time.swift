@@ -83,7 +83,9 @@ extension HALTests {
         out.mFlags = .hostTimeValid
         #expect(AudioDeviceTranslateTime(device, &sample, &out) == noErr && out.mFlags == .hostTimeValid)
         let error = Double(Int64(bitPattern: out.mHostTime &- first.now.mHostTime)) / 1e6
-        #expect(abs(error) < 3, "first cycle host time off by \(error) ms")
+        // The pulse plug-in's cycle timestamps jitter by a few ms (the first cycle's most: 7.6 ms was seen with the
+        // volume tests alone); a wrong offset or rate would be off by a period (11.6 ms at 512 frames) or more.
+        #expect(abs(error) < 10, "first cycle host time off by \(error) ms")
         // Nothing to translate from.
         var empty = AudioTimeStamp()
         #expect(AudioDeviceTranslateTime(device, &empty, &out) == kAudioHardwareIllegalOperationError)

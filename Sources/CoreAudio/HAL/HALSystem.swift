@@ -30,6 +30,8 @@ final class HALSystem: HALObject, @unchecked Sendable {
         var block: AudioObjectPropertyListenerBlock?
         var blockIdentity: (UnsafeRawPointer?, UnsafeRawPointer?) = (nil, nil)
         var queue: DispatchQueue?
+        /// Set when added: a queued call checks that its listener is still registered before it runs.
+        var serial: UInt64 = 0
     }
 
     private init() {
@@ -206,11 +208,18 @@ final class HALSystem: HALObject, @unchecked Sendable {
 
     // MARK: Listeners
 
+    private var nextListenerSerial: UInt64 = 0
+
     func addListener(_ id: AudioObjectID, _ listener: Listener) -> OSStatus {
         guard let target = object(id) else { return kAudioHardwareBadObjectError }
         // A device's mixer is opened (and from then on watched) once someone listens to the device.
         if let device = target as? HALDevice { _ = device.mixer }
-        lock.withLock { listeners[id, default: []].append(listener) }
+        lock.withLock {
+            var registered = listener
+            nextListenerSerial += 1
+            registered.serial = nextListenerSerial
+            listeners[id, default: []].append(registered)
+        }
         return kAudioHardwareNoError
     }
 
@@ -237,6 +246,9 @@ final class HALSystem: HALObject, @unchecked Sendable {
             // Client callbacks and data are the client's to make thread-safe, as with Apple's HAL.
             let call = UncheckedSendable(listener)
             (listener.proc == nil ? listener.queue ?? notifyQueue : notifyQueue).async {
+                // A listener removed after this call was queued is not called: its client data may be gone.
+                let serial = call.value.serial
+                guard self.lock.withLock({ self.listeners[id]?.contains { $0.serial == serial } ?? false }) else { return }
                 hit.withUnsafeBufferPointer {
                     if let proc = call.value.proc {
                         _ = proc(id, UInt32($0.count), $0.baseAddress!, call.value.clientData)
