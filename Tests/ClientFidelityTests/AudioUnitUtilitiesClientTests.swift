@@ -103,7 +103,10 @@ private func onOtherThread(_ body: @escaping @Sendable () -> Void) {
         var volume = AudioUnitParameter(mAudioUnit: mixer, mParameterID: kMultiChannelMixerParam_Volume, mScope: kAudioUnitScope_Input, mElement: 0)
         #expect(AUListenerAddParameter(listener!, nil, &volume) == noErr)
         for k in 1...10 { #expect(AUParameterSet(nil, nil, &volume, Float(k) / 10, 0) == noErr) }
-        runLoop(for: 0.5)
+        // Wait for the first delivery (a loaded machine may take longer than the interval), then long enough
+        // for a second one to show if the sets had not been merged.
+        runLoop(for: 3) { !inbox.all.isEmpty }
+        runLoop(for: 0.3)
         #expect(inbox.all.map(\.value) == [1.0])
         AUListenerDispose(listener!)
     }
