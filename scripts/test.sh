@@ -2,7 +2,8 @@
 # The test suite: everything but the device tests in parallel, then the device tests (HAL, I/O units, the
 # book's device programs, afplay/afrecord) on their own. The device tests measure real-time playback and
 # recording; sharing two cores with the DSP tests would starve the audio threads and the server, and they
-# would hear dropouts that are the test run's, not the code's.
+# would hear dropouts that are the test run's, not the code's. Each device suite runs in its own test process with
+# its own private server, a few at a time (they mostly wait on real-time playback), so none hears another.
 # Every test talks to a private PulseAudio server started here (own runtime directory and socket, reached
 # through PULSE_SERVER) and stopped at the end, whatever happened: a server the user runs is never touched.
 # Each phase is reported, even after an earlier one failed; the exit status is non-zero if any failed.
@@ -13,10 +14,10 @@ devices='AudioQueueChannelAssignmentTests|AVAudioPlayerDeviceTests|AVAudioRecord
 # device suites sharing the two cores its IO thread misses cycles (CI measured 5.8 dB of echo reduction that way
 # against 24-25 dB alone).
 voice='VoiceProcessingTests'
-# Tests that change the private server's sink and source volumes run on their own and one at a time (they share the
-# sink), after the other device tests,
-# which measure levels on the same sink.
+# Tests that change the server's sink and source volumes.
 volume='HALTests|HALVolumeTests|AudioHardwareServiceTests'
+# Device suites at once: they mostly wait on real-time playback, so more than the two cores.
+device_jobs=${OCA_DEVICE_JOBS:-4}
 server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap 'scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
 export PULSE_SERVER="unix:$server_dir/native"
@@ -46,15 +47,42 @@ phase() {
 }
 skip() { results+=("$1: skipped (the build failed)"); }
 
+# One device suite in its own test process with its own private server: a suite measures what the server's sink
+# plays and records, and changes its volumes, so two suites sharing a server hear (and turn down) each other.
+# Within a suite the tests run one at a time (the suites are .serialized). Output is printed whole at the end.
+device_suite() {
+    local suite=$1 dir status
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
+    if scripts/pulse-server.sh start "$dir" > "$dir/suite.log" 2>&1; then
+        # The test bundle itself: `swift test` holds a lock on .build that would run the suites one after another.
+        PULSE_SERVER="unix:$dir/native" NO_COLOR=1 "$test_bundle" --testing-library swift-testing --filter "[./]$suite/" \
+            >> "$dir/suite.log" 2>&1
+        status=$?
+    else
+        status=1
+        echo "$suite: its private sound server did not start" >> "$dir/suite.log"
+    fi
+    scripts/pulse-server.sh stop "$dir" > /dev/null 2>&1
+    { flock 9; echo "== device suite $suite (exit $status)"; cat "$dir/suite.log"; } 9> "$server_dir/print.lock"
+    rm -rf "$dir"
+    return $status
+}
+# Every device suite, $device_jobs at a time; fails if any failed.
+device_suites() {
+    test_bundle="$(swift build --show-bin-path)/OpenCoreAudioPackageTests.xctest"
+    export -f device_suite
+    export server_dir test_bundle
+    tr '|' '\n' <<< "$devices|$volume" | xargs -P "$device_jobs" -I{} bash -c 'device_suite "$1"' _ {}
+}
+
 phase "build" swift build --build-tests
 if [ "$failed" = 0 ]; then
     phase "private sound server" scripts/pulse-server.sh start "$server_dir"
     phase "tests (parallel)" swift test --skip-build --skip "$devices|$voice|$volume"
-    phase "device tests" swift test --skip-build --filter "$devices"
+    phase "device tests" device_suites
     phase "voice processing" swift test --skip-build --filter "$voice"
-    phase "device volume" swift test --skip-build --no-parallel --filter "$volume"
 else
-    skip "private sound server"; skip "tests (parallel)"; skip "device tests"; skip "voice processing"; skip "device volume"
+    skip "private sound server"; skip "tests (parallel)"; skip "device tests"; skip "voice processing"
 fi
 echo "== summary"
 printf '%s\n' "${results[@]}"

@@ -171,6 +171,26 @@ public enum ToneAnalysis {
     /// The index of the first sample whose magnitude exceeds `threshold`.
     public static func onset(_ x: [Float], threshold: Float = 0.01) -> Int? { x.firstIndex { abs($0) > threshold } }
 
+    /// Peak magnitudes of consecutive `window`-sample blocks, two decimals each: the shape of a recording, for a
+    /// failure message.
+    public static func envelope(_ x: some Collection<Float>, window: Int = 2205) -> String {
+        var peaks: [String] = [], peak: Float = 0, n = 0
+        for v in x {
+            peak = max(peak, abs(v)); n += 1
+            if n == window { peaks.append(String(format: "%.2f", peak)); peak = 0; n = 0 }
+        }
+        return peaks.joined(separator: " ")
+    }
+
+    /// Copies a recording that failed its checks to /tmp/oca-failed-recordings (CI's machine keeps it for a look
+    /// afterwards) and answers where.
+    public static func keep(_ url: URL) -> String {
+        let dir = URL(fileURLWithPath: "/tmp/oca-failed-recordings")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let copy = dir.appendingPathComponent("\(UUID().uuidString)-\(url.lastPathComponent)")
+        return (try? FileManager.default.copyItem(at: url, to: copy)) != nil ? copy.path : "(not kept)"
+    }
+
     /// The largest run of near-silent samples between `start` and `end` (a dropout shows as a gap).
     public static func longestGap(_ x: ArraySlice<Float>, threshold: Float = 1e-4) -> Int {
         var longest = 0, run = 0

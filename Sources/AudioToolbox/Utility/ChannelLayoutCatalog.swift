@@ -133,16 +133,12 @@ enum ChannelLayoutCatalog {
     /// The channels of a layout tag in order, or nil for a tag not named here. DiscreteInOrder N gives
     /// Discrete_0 ... Discrete_N-1.
     static func labels(forTag tag: AudioChannelLayoutTag) -> [AudioChannelLabel]? {
-        if tag & 0xFFFF0000 == kAudioChannelLayoutTag_DiscreteInOrder {
-            return (0..<(tag & 0xFFFF)).map { kAudioChannelLabel_Discrete_0 | $0 }
-        }
-        // Higher-order ambisonics in ACN order: the labels carry the normalisation and the channel index.
-        if tag & 0xFFFF0000 == kAudioChannelLayoutTag_HOA_ACN_SN3D {
-            return (0..<(tag & 0xFFFF)).map { kAudioChannelLabel_HOA_SN3D | $0 }
-        }
-        if tag & 0xFFFF0000 == kAudioChannelLayoutTag_HOA_ACN_N3D {
-            return (0..<(tag & 0xFFFF)).map { kAudioChannelLabel_HOA_N3D | $0 }
-        }
+        // Counted tags (the channel count in the low 16 bits): discrete channels, and higher-order ambisonics in
+        // ACN order whose labels carry the normalisation and the channel index.
+        let counted: [AudioChannelLayoutTag: AudioChannelLabel] = [kAudioChannelLayoutTag_DiscreteInOrder: kAudioChannelLabel_Discrete_0,
+                                                                   kAudioChannelLayoutTag_HOA_ACN_SN3D: kAudioChannelLabel_HOA_SN3D,
+                                                                   kAudioChannelLayoutTag_HOA_ACN_N3D: kAudioChannelLabel_HOA_N3D]
+        if let base = counted[tag & 0xFFFF0000] { return (0..<(tag & 0xFFFF)).map { base | $0 } }
         return layouts.first { $0.tag == tag }?.labels
     }
 

@@ -19,16 +19,16 @@ package struct ADTSHeader: Equatable {
     /// length too short for its own header.
     package init?(_ b: some RandomAccessCollection<UInt8>) {
         guard b.count >= Self.minimumLength else { return nil }
-        var i = b.startIndex
-        func next() -> Int { defer { i = b.index(after: i) }; return Int(b[i]) }
-        let h = (0..<7).map { _ in next() }
-        guard h[0] == 0xFF, h[1] & 0xF6 == 0xF0 else { return nil }  // sync, layer 0
-        headerLength = h[1] & 1 == 1 ? 7 : 9
-        objectType = (h[2] >> 6) + 1
-        sampleRateIndex = (h[2] >> 2) & 0xF
-        channelConfiguration = (h[2] & 1) << 2 | h[3] >> 6
-        frameLength = (h[3] & 3) << 11 | h[4] << 3 | h[5] >> 5
-        extraBlocks = h[6] & 3
+        // Checked before anything else and without allocating: junk scans call this at every byte.
+        let s = b.startIndex
+        guard b[s] == 0xFF, b[b.index(after: s)] & 0xF6 == 0xF0 else { return nil }  // sync, layer 0
+        func h(_ k: Int) -> Int { Int(b[b.index(s, offsetBy: k)]) }
+        headerLength = h(1) & 1 == 1 ? 7 : 9
+        objectType = (h(2) >> 6) + 1
+        sampleRateIndex = (h(2) >> 2) & 0xF
+        channelConfiguration = (h(2) & 1) << 2 | h(3) >> 6
+        frameLength = (h(3) & 3) << 11 | h(4) << 3 | h(5) >> 5
+        extraBlocks = h(6) & 3
         guard sampleRateIndex < 13, frameLength > headerLength else { return nil }
     }
 
