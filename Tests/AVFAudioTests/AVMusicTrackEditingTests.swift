@@ -237,4 +237,42 @@ import Testing
         sequencer.stop()
         engine.stop()
     }
+
+    /// Apple's track-type rules: the tempo track takes only tempo events and tempo, SMPTE offset and time signature meta
+    /// events, which no other track takes; an automation track takes only parameter events; a parameter event makes an
+    /// empty track an automation track, and a track holding other events cannot become one. A refused event is not added.
+    @Test func eventsGoOnlyToTheTracksThatTakeThem() throws {
+        let sequencer = AVAudioSequencer()
+        func count(_ track: AVMusicTrack) -> Int {
+            var n = 0
+            track.enumerateEvents(in: AVMakeBeatRange(0, AVMusicTimeStampEndOfTrack)) { _, _, _ in n += 1 }
+            return n
+        }
+        let tempo = sequencer.tempoTrack
+        let before = count(tempo)
+        tempo.addEvent(AVMIDINoteEvent(channel: 0, key: 60, velocity: 100, duration: 1), at: 1)
+        tempo.addEvent(AVMIDIMetaEvent(type: .marker, data: Data("m".utf8)), at: 1)
+        tempo.addEvent(AVParameterEvent(parameterID: 0, scope: 0, element: 0, value: 1), at: 1)
+        #expect(count(tempo) == before)
+        tempo.addEvent(AVExtendedTempoEvent(tempo: 100), at: 1)
+        tempo.addEvent(AVMIDIMetaEvent(type: .timeSignature, data: Data([3, 2, 24, 8])), at: 2)
+        #expect(count(tempo) == before + 2)
+
+        let music = sequencer.createAndAppendTrack()
+        music.addEvent(AVExtendedTempoEvent(tempo: 100), at: 0)
+        music.addEvent(AVMIDIMetaEvent(type: .tempo, data: Data([0x07, 0xA1, 0x20])), at: 0)
+        #expect(count(music) == 0)
+        music.addEvent(AVMIDINoteEvent(channel: 0, key: 60, velocity: 100, duration: 1), at: 0)
+        music.addEvent(AVParameterEvent(parameterID: 0, scope: 0, element: 0, value: 1), at: 1)
+        #expect(count(music) == 1)
+        music.usesAutomatedParameters = true
+        #expect(!music.usesAutomatedParameters)
+
+        let automation = sequencer.createAndAppendTrack()
+        automation.addEvent(AVParameterEvent(parameterID: 0, scope: 0, element: 0, value: 1), at: 1)
+        #expect(automation.usesAutomatedParameters)
+        automation.addEvent(AVMIDINoteEvent(channel: 0, key: 60, velocity: 100, duration: 1), at: 2)
+        automation.addEvent(AVParameterEvent(parameterID: 0, scope: 0, element: 0, value: 0), at: 2)
+        #expect(count(automation) == 2)
+    }
 }

@@ -46,6 +46,56 @@ import Testing
         return ((l / Double(n)).squareRoot(), (r / Double(n)).squareRoot())
     }
 
+    /// RMS of the left output between 0.4 and 0.6 s, after a source played 0.2 s of noise and fell silent.
+    static func reverbTail(enable: Bool, blend: Float, level: Float = 0, preset: AVAudioUnitReverbPreset? = nil) throws -> Double {
+        let engine = AVAudioEngine()
+        try engine.enableManualRenderingMode(.offline, format: stereo, maximumFrameCount: 1024)
+        let environment = AVAudioEnvironmentNode()
+        var n = 0
+        var seed: UInt32 = 7
+        let source = AVAudioSourceNode { _, _, frames, list in
+            let out = UnsafeMutableAudioBufferListPointer(list)[0].mData!.assumingMemoryBound(to: Float.self)
+            for i in 0..<Int(frames) {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                out[i] = n < Int(0.2 * rate) ? Float(Int32(bitPattern: seed)) / Float(Int32.max) * 0.3 : 0
+                n += 1
+            }
+            return noErr
+        }
+        engine.attach(environment)
+        engine.attach(source)
+        engine.connect(environment, to: engine.mainMixerNode, format: stereo)
+        engine.connect(source, to: environment, format: mono)
+        source.reverbBlend = blend
+        environment.reverbParameters.enable = enable
+        environment.reverbParameters.level = level
+        if let preset { environment.reverbParameters.loadFactoryReverbPreset(preset) }
+        try engine.start()
+        let buffer = AVAudioPCMBuffer(pcmFormat: stereo, frameCapacity: 1024)!
+        var left: [Float] = []
+        while left.count < Int(0.6 * rate) {
+            _ = try engine.renderOffline(1024, to: buffer)
+            left += UnsafeBufferPointer(start: buffer.floatChannelData![0], count: Int(buffer.frameLength))
+        }
+        let tail = left[Int(0.4 * rate)..<Int(0.6 * rate)]
+        return (tail.reduce(0.0) { $0 + Double($1 * $1) } / Double(tail.count)).squareRoot()
+    }
+
+    /// The environment's reverb: off by default and silent for a source whose reverbBlend is 0; on, a source with
+    /// reverbBlend 1 rings on after it stops, `level` scales the ring (20 dB lower, 20 dB quieter) and a cathedral
+    /// rings louder a quarter second on than a small room.
+    @Test func reverbRingsOnAfterTheSourceStops() throws {
+        #expect(try Self.reverbTail(enable: false, blend: 1) == 0)
+        #expect(try Self.reverbTail(enable: true, blend: 0) == 0)
+        let ring = try Self.reverbTail(enable: true, blend: 1)
+        #expect(ring > 1e-3)
+        let quieter = try Self.reverbTail(enable: true, blend: 1, level: -20)
+        #expect(abs(20 * log10(ring / quieter) - 20) < 0.1, "\(ring) against \(quieter)")
+        let cathedral = try Self.reverbTail(enable: true, blend: 1, preset: .cathedral)
+        let smallRoom = try Self.reverbTail(enable: true, blend: 1, preset: .smallRoom)
+        #expect(cathedral > 10 * smallRoom, "cathedral \(cathedral), small room \(smallRoom)")
+    }
+
     @Test func sourcesAreHeardWhereTheyAre() throws {
         let (l, r) = try Self.levels(at: AVAudio3DPoint(x: 1, y: 0, z: 0))
         #expect(r > 0.3 && l < 0.01 * r, "to the right: left \(l), right \(r)")

@@ -171,5 +171,11 @@ import Testing
         try #require(heard.count > start + 4410 + 44100, "recorded \(heard.count) frames, onset \(start)")
         #expect(abs(Self.level(heard, at: start, frequency: 660) - 0.2) < 0.01)
         #expect(Self.level(heard, at: start, frequency: 440) < 0.005)
+        if abs(Self.level(heard, at: start, frequency: 660) - 0.2) >= 0.01 {
+            let raw = FileManager.default.temporaryDirectory.appendingPathComponent("oca-mono-right-\(UUID().uuidString).f32")
+            try? heard.withUnsafeBytes { Data($0) }.write(to: raw)
+            Issue.record("onset \(start); peaks per 50 ms: \(ToneAnalysis.envelope(heard)); kept (Float32 mono) as \(ToneAnalysis.keep(raw))")
+            try? FileManager.default.removeItem(at: raw)
+        }
     }
 }

@@ -88,7 +88,8 @@ import Testing
     }
 
     /// The 3D mixer: equal-power, spherical-head (with its delay line) and stereo inputs at playback rates that
-    /// pull the sources in varying slice sizes, metering, and a source moving every slice while counted.
+    /// pull the sources in varying slice sizes, metering, the internal reverb (its room changed while counted), and
+    /// a source moving every slice while counted.
     @Test func spatialMixerAllocatesNothing() throws {
         let d = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_SpatialMixer,
                                           componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
@@ -107,6 +108,10 @@ import Testing
         AudioUnitSetParameter(unit, kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, 0, 1.37, 0)
         AudioUnitSetParameter(unit, kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, 1, 0.61, 0)
         AudioUnitSetParameter(unit, kSpatialMixerParam_Distance, kAudioUnitScope_Input, 1, 7, 0)
+        TestSupport.setUInt32(unit, kAudioUnitProperty_UsesInternalReverb, kAudioUnitScope_Global, 0, 1)
+        for i in 0..<3 { AudioUnitSetParameter(unit, kSpatialMixerParam_ReverbBlend, kAudioUnitScope_Input, AudioUnitElement(i), 40, 0) }
+        _ = renderManySlices(unit, slices: 1, frames: 512, callerMemory: true)
+        TestSupport.setUInt32(unit, kAudioUnitProperty_ReverbRoomType, kAudioUnitScope_Global, 0, 8)  // applied in a counted render
         // A ramp over many slices moves the spherical-head source while counting.
         var ramp = AudioUnitParameterEvent()
         ramp.scope = kAudioUnitScope_Input

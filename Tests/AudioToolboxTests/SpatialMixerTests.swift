@@ -307,9 +307,9 @@ import Testing
             #expect(AudioUnitGetProperty(unit, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Input, id, &info, &size) == noErr)
             #expect(info.minValue == lo && info.maxValue == hi && info.defaultValue == def && info.unit == unitKind, "parameter \(id)")
         }
-        // Reverb is not implemented: its parameter does not exist.
+        // Occlusion is not implemented: its parameter does not exist.
         var value: Float = 0
-        #expect(AudioUnitGetParameter(unit, kSpatialMixerParam_ReverbBlend, kAudioUnitScope_Input, 0, &value) == kAudioUnitErr_InvalidParameter)
+        #expect(AudioUnitGetParameter(unit, kSpatialMixerParam_OcclusionAttenuation, kAudioUnitScope_Input, 0, &value) == kAudioUnitErr_InvalidParameter)
         // Input rates up to twice the output's are converted; beyond that initialize refuses.
         var rate = 96000.0
         #expect(AudioUnitSetProperty(unit, kAudioUnitProperty_SampleRate, kAudioUnitScope_Input, 0, &rate, 8) == noErr)

@@ -123,14 +123,16 @@ public enum PulseTestServer {
     }
 
     /// Starts playing Float32 stereo samples into a sink; returns the player (wait for it or kill it).
-    /// pacat reads them from a file, not a pipe: no thread of ours has to keep it fed on a loaded machine.
+    /// pacat reads them from a file, not a pipe: no thread of ours has to keep it fed on a loaded machine. Its
+    /// stream asks for 100 ms of latency: with 20 ms, a loaded machine underran it now and then, and the sink played
+    /// silence into the middle of the tone.
     public static func startPlaying(_ interleaved: [Float], sink: String = "mic") throws -> Process {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("oca-play-\(UUID().uuidString).raw")
         try interleaved.withUnsafeBytes { Data($0) }.write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = realtime + ["pacat", "-d", sink, "--format=float32le", "--rate=44100", "--channels=2", "--raw",
-                                        "--latency-msec=20", file.path]
+                                        "--latency-msec=100", file.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         // The file goes once pacat has it open (or at once, if it could not start).

@@ -71,10 +71,8 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
             var client = processing.streamDescription.pointee
             try AVAudioError.check(ExtAudioFileSetProperty(ref, kExtAudioFileProperty_ClientDataFormat,
                                                            UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client))
-            let channels = Double(data.mChannelsPerFrame)
-            let bitRate = SettingsValue.number(settings[AVEncoderBitRateKey]) ?? SettingsValue.number(settings[AVEncoderBitRatePerChannelKey]).map { $0 * channels }
-            let quality = SettingsValue.number(settings[AVEncoderAudioQualityKey])
-            if bitRate != nil || quality != nil { Self.configureEncoder(ref, bitRate: bitRate.map { UInt32($0) }, quality: quality) }
+            let encoder = EncoderSettings(settings, channels: data.mChannelsPerFrame)
+            if !encoder.isEmpty { Self.configureEncoder(ref, encoder) }
             url = fileURL
             self.fileFormat = fileFormat
             processingFormat = processing
@@ -198,17 +196,14 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
         return first
     }
 
-    private static func configureEncoder(_ ref: ExtAudioFileRef, bitRate: UInt32?, quality: Double?) {
+    private static func configureEncoder(_ ref: ExtAudioFileRef, _ encoder: EncoderSettings) {
         var converter: AudioConverterRef?
         var size = UInt32(MemoryLayout<AudioConverterRef>.size)
         // The encoder exists once the client format is set.
         guard ExtAudioFileGetProperty(ref, kExtAudioFileProperty_AudioConverter, &size, &converter) == noErr, let converter else { return }
-        if var rate = bitRate {
-            AudioConverterSetProperty(converter, kAudioConverterEncodeBitRate, 4, &rate)
-        }
-        if let quality {
-            var q = UInt32(quality)
-            AudioConverterSetProperty(converter, kAudioConverterCodecQuality, 4, &q)
+        encoder.apply { id, value in
+            var v = value
+            AudioConverterSetProperty(converter, id, 4, &v)
         }
         var config: CFArray? = nil
         ExtAudioFileSetProperty(ref, kExtAudioFileProperty_ConverterConfig, UInt32(MemoryLayout<CFArray?>.size), &config)

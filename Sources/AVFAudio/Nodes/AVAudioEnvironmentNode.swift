@@ -8,8 +8,9 @@ open class AVAudioEnvironmentNode: AVAudioNode, AVAudioMixing, @unchecked Sendab
                                                        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
 
     private var distanceParameters: AVAudioEnvironmentDistanceAttenuationParameters!
-    /// The environment's reverb settings (kept; the mix has no reverb yet).
-    public let reverbParameters = AVAudioEnvironmentReverbParameters()
+    private var reverb: AVAudioEnvironmentReverbParameters!
+    /// The environment's reverb, which each source reaches by its `reverbBlend`.
+    public var reverbParameters: AVAudioEnvironmentReverbParameters { reverb }
 
     /// An environment with the listener at the origin facing -z.
     public init() {
@@ -17,6 +18,7 @@ open class AVAudioEnvironmentNode: AVAudioNode, AVAudioMixing, @unchecked Sendab
         var count = AVAudioMixerNode.inputCount
         AudioUnitSetProperty(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, &count, 4)
         distanceParameters = AVAudioEnvironmentDistanceAttenuationParameters(environment: self)
+        reverb = AVAudioEnvironmentReverbParameters(unit: unit)
     }
 
     /// The distance attenuation every source gets.
@@ -141,6 +143,7 @@ open class AVAudioEnvironmentNode: AVAudioNode, AVAudioMixing, @unchecked Sendab
         AudioUnitSetParameter(unit, kSpatialMixerParam_Distance, kAudioUnitScope_Input, e, min(distance, 10_000), 0)
         AudioUnitSetParameter(unit, kSpatialMixerParam_Gain, kAudioUnitScope_Input, e, s.volume > 0 ? max(20 * log10f(s.volume), -120) : -120, 0)
         AudioUnitSetParameter(unit, kSpatialMixerParam_PlaybackRate, kAudioUnitScope_Input, e, min(max(s.rate, 0.5), 2), 0)
+        AudioUnitSetParameter(unit, kSpatialMixerParam_ReverbBlend, kAudioUnitScope_Input, e, min(max(s.reverbBlend, 0), 1) * 100, 0)
         var algorithm: UInt32 = switch s.sourceMode == .bypass ? .stereoPassThrough : s.renderingAlgorithm {
         case .equalPowerPanning, .soundField: AUSpatializationAlgorithm.spatializationAlgorithm_EqualPowerPanning.rawValue
         case .stereoPassThrough: AUSpatializationAlgorithm.spatializationAlgorithm_StereoPassThrough.rawValue

@@ -22,6 +22,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     private let fileType: AudioFileTypeID
     private let requested: AudioStreamBasicDescription
     private let streamFormat: AudioStreamBasicDescription
+    private let encoder: EncoderSettings
     private let service = DispatchQueue(label: "AVAudioRecorder")
     /// Each buffer holds this much audio: the granularity of callbacks and of a compressed recording's length.
     private static let bufferSeconds = 0.1
@@ -54,7 +55,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     public init(url: URL, settings: [String: Any]) throws {
         let s = try Self.configure(url: url, settings: settings)
         self.url = url
-        (fileType, requested, streamFormat, self.format) = (s.fileType, s.requested, s.streamFormat, s.format)
+        (fileType, requested, streamFormat, self.format, encoder) = (s.fileType, s.requested, s.streamFormat, s.format, s.encoder)
         super.init()
         try lock.withLock { try createFile() }
     }
@@ -63,7 +64,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     public init(url: URL, format: AVAudioFormat) throws {
         let s = try Self.configure(url: url, settings: format.settings)
         self.url = url
-        (fileType, requested, streamFormat, self.format) = (s.fileType, s.requested, s.streamFormat, s.format)
+        (fileType, requested, streamFormat, self.format, encoder) = (s.fileType, s.requested, s.streamFormat, s.format, s.encoder)
         super.init()
         try lock.withLock { try createFile() }
     }
@@ -73,6 +74,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
         var requested: AudioStreamBasicDescription
         var streamFormat: AudioStreamBasicDescription
         var format: AVAudioFormat
+        var encoder: EncoderSettings
     }
 
     /// The file type and the format the queue records, completed by the queue (packet size, frames per packet),
@@ -89,13 +91,20 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
         var probe: AudioQueueRef?
         try AVAudioError.check(AudioQueueNewInput(&asbd, inputCallback, nil, nil, nil, 0, &probe))
         guard let probe else { throw AVAudioError.make(kAudioQueueErr_InvalidDevice) }
+        // The encoder's bit rate, quality and strategy, as the queue takes them (a value the codec refuses is left at
+        // the codec's choice, as AVAudioFile leaves it); the cookie below then describes that bit rate.
+        let encoder = EncoderSettings(settings, channels: description.mChannelsPerFrame)
+        encoder.apply { id, value in
+            var v = value
+            AudioQueueSetProperty(probe, id, &v, 4)
+        }
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         AudioQueueGetProperty(probe, kAudioConverterCurrentOutputStreamDescription, &asbd, &size)
         let cookie = Self.cookie(of: probe)
         AudioQueueDispose(probe, true)
         guard let format = AVAudioFormat(streamDescription: &asbd) else { throw AVAudioError.make(kAudioFormatUnsupportedDataFormatError) }
         if !cookie.isEmpty { format.magicCookie = Data(cookie) }
-        return Setup(fileType: type, requested: description, streamFormat: asbd, format: format)
+        return Setup(fileType: type, requested: description, streamFormat: asbd, format: format, encoder: encoder)
     }
 
     deinit {
@@ -301,6 +310,10 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
         }
         queue = q
         token = t
+        encoder.apply { id, value in
+            var v = value
+            AudioQueueSetProperty(q, id, &v, 4)
+        }
         if _metering {
             var on: UInt32 = 1
             AudioQueueSetProperty(q, kAudioQueueProperty_EnableLevelMetering, &on, 4)

@@ -22,15 +22,89 @@ extension AVMusicTrack {
             return value != 0
         }
         set {
+            // Apple raises an exception for a track that already holds other events; here the track stays as it is.
+            if newValue && !hasOnlyParameterEvents {
+                Self.refuse("usesAutomatedParameters: the track holds events other than parameter events")
+                return
+            }
             var value: UInt32 = newValue ? 1 : 0
             MusicTrackSetProperty(track, kSequenceTrackProperty_AutomatedParameters, &value, UInt32(MemoryLayout<UInt32>.size))
         }
     }
 
     /// Adds a copy of the event's content at `beat` (the same event may be added at several beats).
+    ///
+    /// Apple's rules for which track takes which event hold: the tempo track takes only AVExtendedTempoEvents and
+    /// tempo, SMPTE offset and time signature meta events (which no other track takes); automation tracks take only
+    /// AVParameterEvents, and a parameter event added to an empty track makes it an automation track. Apple raises
+    /// an exception for an event that breaks them; here the event is not added and the reason goes to standard error.
     public func addEvent(_ event: AVMusicEvent, at beat: AVMusicTimeStamp) {
         guard let (type, bytes) = event.musicEvent else { return }
+        if let reason = refusal(of: event) {
+            Self.refuse("addEvent(_:at:): \(reason)")
+            return
+        }
+        if event is AVParameterEvent && !usesAutomatedParameters { usesAutomatedParameters = true }
         withExtendedLifetime(event) { _ = Self.add(type, bytes, at: beat, to: track) }
+    }
+
+    /// Why `event` may not go into this track, or nil when it may.
+    private func refusal(of event: AVMusicEvent) -> String? {
+        let tempoOnly: Bool
+        if event is AVExtendedTempoEvent {
+            tempoOnly = true
+        } else if let meta = event as? AVMIDIMetaEvent {
+            tempoOnly = [.tempo, .smpteOffset, .timeSignature].contains(meta.type)
+        } else {
+            tempoOnly = false
+        }
+        if isTempoTrack {
+            return tempoOnly ? nil : "the tempo track takes only tempo events and tempo, SMPTE offset and time signature meta events"
+        }
+        if tempoOnly { return "tempo events and tempo, SMPTE offset and time signature meta events go only to the tempo track" }
+        if event is AVParameterEvent {
+            return usesAutomatedParameters || isEmpty ? nil : "parameter events go only to automation tracks (or an empty track)"
+        }
+        return usesAutomatedParameters ? "an automation track takes only parameter events" : nil
+    }
+
+    /// Whether this is its sequence's tempo track.
+    private var isTempoTrack: Bool {
+        var sequence: MusicSequence?
+        var tempo: MusicTrack?
+        guard MusicTrackGetSequence(track, &sequence) == noErr, let sequence, MusicSequenceGetTempoTrack(sequence, &tempo) == noErr else {
+            return false
+        }
+        return tempo == track
+    }
+
+    /// Whether the track holds no event.
+    private var isEmpty: Bool { eventTypes().isEmpty }
+
+    /// Whether every event the track holds is a parameter event (true for an empty track).
+    private var hasOnlyParameterEvents: Bool { eventTypes().allSatisfy { $0 == kMusicEventType_Parameter } }
+
+    /// The types of the track's events, in order.
+    private func eventTypes() -> [MusicEventType] {
+        var iterator: MusicEventIterator?
+        guard NewMusicEventIterator(track, &iterator) == noErr, let iterator else { return [] }
+        defer { DisposeMusicEventIterator(iterator) }
+        var types: [MusicEventType] = []
+        var has: DarwinBoolean = false
+        while MusicEventIteratorHasCurrentEvent(iterator, &has) == noErr, has.boolValue {
+            var time: MusicTimeStamp = 0
+            var type: MusicEventType = 0
+            var data: UnsafeRawPointer?
+            var size: UInt32 = 0
+            MusicEventIteratorGetEventInfo(iterator, &time, &type, &data, &size)
+            types.append(type)
+            MusicEventIteratorNextEvent(iterator)
+        }
+        return types
+    }
+
+    private static func refuse(_ message: String) {
+        FileHandle.standardError.write(Data("AVMusicTrack \(message); not done\n".utf8))
     }
 
     /// Adds MusicPlayer event data of a type to a track through the type's MusicTrackNew call.

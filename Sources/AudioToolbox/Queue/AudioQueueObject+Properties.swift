@@ -17,6 +17,24 @@ extension AudioQueueObject {
             // The encoder's cookie when recording a compressed format; linear PCM has none (an empty value, as the
             // book's recorder tolerates).
             AudioQueueProperty(id: kAudioConverterCompressionMagicCookie, get: { q in .success(q.encoding?.encoder.magicCookie ?? []) }, set: nil),
+            // A compressed input queue's bit rate and quality, which its encoder takes as an AudioConverter would.
+            .encoderSetting(kAudioConverterEncodeBitRate, { $0.bitRate }, set: { s, v in
+                guard s.availableBitRates.contains(where: { Double(v) >= $0.mMinimum && Double(v) <= $0.mMaximum }) else {
+                    return kAudioQueueErr_InvalidPropertyValue
+                }
+                s.bitRate = v
+                return noErr
+            }),
+            .encoderSetting(kAudioCodecPropertyBitRateControlMode, { $0.bitRateControlMode }, set: { s, v in
+                guard s.bitRateControlModes.contains(v) else { return kAudioQueueErr_InvalidPropertyValue }
+                s.bitRateControlMode = v
+                return noErr
+            }),
+            .encoderSetting(kAudioConverterCodecQuality, { $0.quality }, set: { s, v in
+                guard v <= kAudioConverterQuality_Max else { return kAudioQueueErr_InvalidPropertyValue }
+                s.quality = v
+                return noErr
+            }),
             .blob(kAudioQueueProperty_ChannelLayout, \.channelLayout),
             .flag(kAudioQueueProperty_EnableLevelMetering, { $0.meteringEnabled }, set: { q, on in
                 q.meteringEnabled = on

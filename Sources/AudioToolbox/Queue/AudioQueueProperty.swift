@@ -30,6 +30,21 @@ struct AudioQueueProperty: @unchecked Sendable {
         value(id, { UInt32(get($0) ? 1 : 0) }, set: set.map { set in { q, v in set(q, v != 0) } })
     }
 
+    /// A UInt32 setting of a compressed input queue's encoder, as AudioConverter takes it: answered by a codec with
+    /// settings (kAudioQueueErr_InvalidProperty otherwise), set only while the queue is stopped.
+    static func encoderSetting(_ id: AudioQueuePropertyID, _ get: @escaping (CodecSettings) -> UInt32,
+                               set: @escaping (CodecSettings, UInt32) -> OSStatus) -> AudioQueueProperty {
+        AudioQueueProperty(id: id, get: { q in
+            guard let s = q.encoding?.encoder.settings else { return .failure(OSStatusError(kAudioQueueErr_InvalidProperty)) }
+            return .success(bytes(of: get(s)))
+        }, set: { q, raw in
+            guard let s = q.encoding?.encoder.settings else { return kAudioQueueErr_InvalidProperty }
+            guard raw.count >= 4 else { return kAudioQueueErr_InvalidPropertySize }
+            guard q.runState == .stopped else { return kAudioQueueErr_InvalidRunState }
+            return set(s, raw.loadUnaligned(as: UInt32.self))
+        })
+    }
+
     /// Opaque bytes stored as given (magic cookie, channel layout).
     static func blob(_ id: AudioQueuePropertyID, _ keyPath: ReferenceWritableKeyPath<AudioQueueObject, [UInt8]>) -> AudioQueueProperty {
         AudioQueueProperty(id: id, get: { .success($0[keyPath: keyPath]) }, set: { q, raw in

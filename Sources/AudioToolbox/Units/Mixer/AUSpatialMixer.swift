@@ -15,8 +15,12 @@ import Glibc
 /// set, by HRTFTable, convolved per input; they answer kAudioUnitErr_InvalidPropertyValue when no SOFA file is
 /// installed). Distance attenuation follows MixerDistanceParams, the attenuation curve and the DistanceAtten
 /// rolloff (SpatialKernels states the curves). Gains are de-zippered (10 ms for a unit step); sources pass
-/// through the reader with a latency of 2 input frames. Reverb, occlusion, obstruction, Doppler and head
-/// tracking are not implemented: their parameters and flags are refused.
+/// through the reader with a latency of 2 input frames.
+/// Internal reverb (kAudioUnitProperty_UsesInternalReverb, off by default): each input's ReverbBlend (0...100 %)
+/// is an equal-power crossfade between its direct sound and a send (after its gain and distance attenuation,
+/// summed to mono) into one AUReverb2 network, whose room is kAudioUnitProperty_ReverbRoomType (medium hall by
+/// default) and whose stereo return is scaled by GlobalReverbGain (-40...40 dB). Occlusion, obstruction, Doppler
+/// and head tracking are not implemented: their parameters and flags are refused.
 final class AUSpatialMixer: AUBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_SpatialMixer,
@@ -45,12 +49,23 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
     private var hrtfPoints: [Int] = []
     private var outputGain: Float = 1
     private var step: Float = 1
+    /// Internal reverb: the switch and room (set by properties, read once per slice), the network (built at
+    /// initialize), the room it was last given, its return gain, and its in/out channel pointers.
+    private let reverbOn = Atomic<UInt32>(0)
+    private let roomType = Atomic<UInt32>(AUReverbRoomType.reverbRoomType_MediumHall.rawValue)
+    private var reverb: Reverb2Kernel?
+    private var appliedRoom: UInt32 = .max
+    private var reverbRunning = false
+    private var reverbGain: Float = 1
+    private var reverbIO: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
 
     init(component: AudioComponentEntry) {
         super.init(component: component, inputs: 0, outputs: 1)
         defineParameter(kSpatialMixerParam_Gain, scope: kAudioUnitScope_Output, element: 0,
                         .oca("Gain", unit: .decibels, min: -120, max: 20, default: 0, flags: [.flag_CanRamp]))
         defineMeters(kAudioUnitScope_Output, 0)
+        defineParameter(kSpatialMixerParam_GlobalReverbGain, scope: kAudioUnitScope_Global, element: 0,
+                        .oca("Global Reverb Gain", unit: .decibels, min: -40, max: 40, default: 0, flags: [.flag_CanRamp]))
         // Inputs are mono unless set otherwise; new elements copy element 0's format.
         setElementCount(kAudioUnitScope_Input, 1)
         inputs[0].format = OCAFormat.canonical(sampleRate: Self.defaultFormat.mSampleRate, channels: 1)
@@ -85,6 +100,7 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         define(kSpatialMixerParam_Enable, "Enable", .boolean, 0, 1, 1, [])
         define(kSpatialMixerParam_MinGain, "Min Gain", .linearGain, 0, 10, 0, [])
         define(kSpatialMixerParam_MaxGain, "Max Gain", .linearGain, 0, 10, 10, [])
+        define(kSpatialMixerParam_ReverbBlend, "Reverb Blend", .percent, 0, 100, 0)
         defineMeters(scope, e)
         if settings.count <= index { settings.append(SpatialMixerInputSettings()) } else { settings[index] = SpatialMixerInputSettings() }
     }
@@ -95,7 +111,12 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
     }
 
     override var latency: Double { Self.latencyFrames / outputs[0].format.mSampleRate }
-    override var tailTime: Double? { SpatialKernels.SphericalHead.maxDelay(sampleRate: 1) }
+    override var tailTime: Double? {
+        let head = SpatialKernels.SphericalHead.maxDelay(sampleRate: 1)
+        guard reverbOn.load(ordering: .relaxed) != 0 else { return head }
+        let room = ReverbRoomPreset(roomType: Int(roomType.load(ordering: .relaxed)))
+        return head + max(room?.decayTimeAt0Hz ?? 0, room?.decayTimeAtNyquist ?? 0) + (room?.maxDelayTime ?? 0)
+    }
 
     // MARK: Properties
 
@@ -144,7 +165,19 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
                        unit.settings[Int(element)].setDistanceParams(p)
                        return noErr
                    })
-        return super.propertyRows + [meteringModeRow, algorithm, flags, sourceMode, curve, rolloff, distance]
+        let usesReverb: AUProperty = .value(kAudioUnitProperty_UsesInternalReverb, UInt32.self, of: AUSpatialMixer.self, place: AUProperty.global,
+                   writable: .always,
+                   get: { unit, _, _ in unit.reverbOn.load(ordering: .relaxed) },
+                   set: { unit, _, _, on in unit.reverbOn.store(on != 0 ? 1 : 0, ordering: .relaxed); return noErr })
+        let room: AUProperty = .value(kAudioUnitProperty_ReverbRoomType, UInt32.self, of: AUSpatialMixer.self, place: AUProperty.global,
+                   writable: .always,
+                   get: { unit, _, _ in unit.roomType.load(ordering: .relaxed) },
+                   set: { unit, _, _, type in
+                       guard ReverbRoomPreset(roomType: Int(type)) != nil else { return kAudioUnitErr_InvalidPropertyValue }
+                       unit.roomType.store(type, ordering: .relaxed)
+                       return noErr
+                   })
+        return super.propertyRows + [meteringModeRow, algorithm, flags, sourceMode, curve, rolloff, distance, usesReverb, room]
     }
 
     // MARK: Lifecycle
@@ -166,7 +199,16 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         for i in 0..<stateCount {
             (states! + i).initialize(to: SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: maxFrames))
         }
-        work = .allocate(capacity: 4 * maxFrames)
+        // Work: the read slice (2), the ear signals (2), the reverb send (1) and its stereo return (2).
+        work = .allocate(capacity: 7 * maxFrames)
+        let network = Reverb2Kernel(sampleRate: outRate, maximumFrames: maxFrames, channels: 2)
+        network.setDryWetMix(100)
+        network.reset()
+        reverb = network
+        appliedRoom = .max
+        reverbRunning = false
+        reverbIO = .allocate(capacity: 4)
+        reverbGain = decibelsToGain(parameterValue(kSpatialMixerParam_GlobalReverbGain, kAudioUnitScope_Global, 0))
         pullLists = [AudioBufferList.allocate(maximumBuffers: 1), AudioBufferList.allocate(maximumBuffers: 2)]
         step = Float(1 / max(0.010 * outRate, 1))
         hrtf = HRTFTable.isAvailable ? HRTFTable.table(sampleRate: outRate) : nil
@@ -186,6 +228,7 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
             states[i] = SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: Int(maxFramesPerSlice))
         }
         convolvers.forEach { $0.reset() }
+        reverb?.reset()
         outputGain = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Output, 0))
     }
 
@@ -203,6 +246,9 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         pullLists = []
         convolvers = []
         hrtfPoints = []
+        reverb = nil
+        reverbIO?.deallocate()
+        reverbIO = nil
     }
     deinit { releaseState() }
 
@@ -219,8 +265,11 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         left.update(repeating: 0, count: n)
         right.update(repeating: 0, count: n)
         let read = (work, work + maxFrames), ears = (work + 2 * maxFrames, work + 3 * maxFrames)
+        let send = work + 4 * maxFrames, wet = (work + 5 * maxFrames, work + 6 * maxFrames)
         let outRate = outputs[0].format.mSampleRate
         var silent = true
+        let reverbing = reverbOn.load(ordering: .relaxed) != 0 && reverb != nil
+        if reverbing { send.update(repeating: 0, count: n) }
         for i in 0..<stateCount {
             let e = AudioUnitElement(i), input = inputs[i], s = settings[i]
             let enabled = parameterValue(kSpatialMixerParam_Enable, kAudioUnitScope_Input, e) != 0
@@ -251,7 +300,10 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
             let passThrough = algorithm == .spatializationAlgorithm_StereoPassThrough || mode == .spatialMixerSourceMode_Bypass || !mono
             let azimuth = parameterValue(kSpatialMixerParam_Azimuth, kAudioUnitScope_Input, e)
             let elevation = parameterValue(kSpatialMixerParam_Elevation, kAudioUnitScope_Input, e)
-            var targetL = gain, targetR = gain
+            // The reverb blend: an equal-power crossfade of the direct sound into the send.
+            let blend = reverbing ? min(max(parameterValue(kSpatialMixerParam_ReverbBlend, kAudioUnitScope_Input, e) / 100, 0), 1) : 0
+            let direct = cosf(blend * .pi / 2), sendTarget = gain * sinf(blend * .pi / 2)
+            var targetL = gain * direct, targetR = gain * direct
             var sourceL = UnsafePointer(read.0), sourceR = UnsafePointer(mono ? read.0 : read.1)
             if !passThrough {
                 switch algorithm {
@@ -285,7 +337,20 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
                 // The first slice starts at its gains rather than fading in.
                 states[i].gainLeft = targetL
                 states[i].gainRight = targetR
+                states[i].sendGain = sendTarget
                 states[i].started = true
+            }
+            if reverbing && (sendTarget != 0 || states[i].sendGain != 0) {
+                // The send is mono: a stereo source's two channels at half gain each.
+                if mono {
+                    states[i].sendGain = MixerKernels.accumulate(read.0, into: send, count: n, gain: states[i].sendGain, target: sendTarget, step: step)
+                } else {
+                    let g = states[i].sendGain
+                    _ = MixerKernels.accumulate(read.0, into: send, count: n, gain: 0.5 * g, target: 0.5 * sendTarget, step: 0.5 * step)
+                    states[i].sendGain = 2 * MixerKernels.accumulate(read.1, into: send, count: n, gain: 0.5 * g, target: 0.5 * sendTarget, step: 0.5 * step)
+                }
+            } else {
+                states[i].sendGain = sendTarget
             }
             if input.meteringMode.load(ordering: .relaxed) {
                 storeMeters(kAudioUnitScope_Input, e, channel: 0, read.0, frames: n, gain: gain)
@@ -293,6 +358,26 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
             }
             states[i].gainLeft = MixerKernels.accumulate(sourceL, into: left, count: n, gain: states[i].gainLeft, target: targetL, step: step)
             states[i].gainRight = MixerKernels.accumulate(sourceR, into: right, count: n, gain: states[i].gainRight, target: targetR, step: step)
+        }
+        if reverbing, let reverb, let io = reverbIO {
+            let room = roomType.load(ordering: .relaxed)
+            if room != appliedRoom, let preset = ReverbRoomPreset(roomType: Int(room)) {
+                reverb.apply(preset)
+                if !reverbRunning { reverb.reset() }  // the first room is in place before any sound, without a glide
+                appliedRoom = room
+            }
+            io[0] = send; io[1] = send; io[2] = wet.0; io[3] = wet.1
+            reverb.process(input: UnsafePointer(io), output: UnsafePointer(io + 2), channels: 2, frames: n)
+            let returnTarget = decibelsToGain(parameterValue(kSpatialMixerParam_GlobalReverbGain, kAudioUnitScope_Global, 0))
+            if !reverbRunning { reverbGain = returnTarget }
+            _ = MixerKernels.accumulate(wet.0, into: left, count: n, gain: reverbGain, target: returnTarget, step: step)
+            reverbGain = MixerKernels.accumulate(wet.1, into: right, count: n, gain: reverbGain, target: returnTarget, step: step)
+            reverbRunning = true
+            silent = false  // the tail rings on after the sources fall silent
+        } else if reverbRunning, let reverb {
+            // Switched off: the tail stops, and a later switch-on starts from a quiet room.
+            reverb.reset()
+            reverbRunning = false
         }
         let target = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Output, 0))
         let metering = outputs[0].meteringMode.load(ordering: .relaxed)

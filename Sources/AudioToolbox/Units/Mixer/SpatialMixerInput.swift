@@ -57,6 +57,8 @@ struct SpatialMixerInputState {
     var sampleTime = 0.0
     /// De-zippered gains reaching the left and right outputs.
     var gainLeft: Float = 0, gainRight: Float = 0
+    /// De-zippered gain into the reverb send.
+    var sendGain: Float = 0
     var started = false
     /// Spherical head: current ear delays (frames) and head-shadow filter states.
     var delayLeft = 0.0, delayRight = 0.0
