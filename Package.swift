@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "ApplicationServices", dependencies: ["AudioToolbox", "CApplicationServices"]),
         // AVAudioEngine and its nodes, AVAudioFile, AVAudioPCMBuffer, AVAudioConverter: Apple's classes on the units and
         // services above (public API only, as Apple's AVFAudio sits on AudioToolbox).
-        .target(name: "AVFAudio", dependencies: ["AudioToolbox", "CoreAudio", "CoreAudioTypes"]),
+        .target(name: "AVFAudio", dependencies: ["AudioToolbox", "CoreAudio", "CoreAudioTypes", "OCASpeech"]),
         // The umbrella most client code imports: re-exports AVFAudio, AudioToolbox, CoreAudio and Foundation.
         .target(name: "AVFoundation", dependencies: ["AVFAudio", "AudioToolbox", "CoreAudio", "CoreAudioTypes", "CoreMIDI"]),
 

@@ -74,13 +74,15 @@ public final class SpeechEngine: Sendable {
     ///
     /// Parameters are those of ``synthesize(_:voice:rate:pitch:volume:)``.
     /// - Returns: true if the utterance was spoken to its end, false if `chunk` stopped it.
+    /// `words`, when given, is called for each word before the chunk holding its first sample, with where its
+    /// audio starts and where it is in `text`.
     @discardableResult
     public func speak(_ text: String, voice: String? = nil, rate wordsPerMinute: Double? = nil,
-                      pitch: Double? = nil, volume: Double? = nil,
+                      pitch: Double? = nil, volume: Double? = nil, words: ((WordMark) -> Void)? = nil,
                       chunk: (UnsafeBufferPointer<Float>) -> Bool) throws -> Bool {
         try withoutActuallyEscaping(chunk) { consumer in
             // The sink only lives for this call; escaping is needed solely to reach the C callback.
-            let sink = SynthesisSink(deliver: consumer)
+            let sink = SynthesisSink(deliver: consumer, word: words)
             return try EspeakRuntime.shared.withEngine { _ throws(SpeechEngineError) -> Bool in
                 try EspeakRuntime.selectVoice(voice ?? Self.defaultVoice)
                 EspeakRuntime.applyParameters(rate: wordsPerMinute, pitch: pitch, volume: volume)

@@ -15,8 +15,12 @@ final class SynthesisSink {
     /// Set when espeak-ng announced an output rate other than the engine's.
     private(set) var foreignSampleRate: Int?
 
-    init(deliver: @escaping (UnsafeBufferPointer<Float>) -> Bool) {
+    /// Called for each word espeak-ng announces, before the chunk that holds its first sample.
+    private let word: ((SpeechEngine.WordMark) -> Void)?
+
+    init(deliver: @escaping (UnsafeBufferPointer<Float>) -> Bool, word: ((SpeechEngine.WordMark) -> Void)? = nil) {
         self.deliver = deliver
+        self.word = word
     }
 
     /// Handles one callback; returns espeak-ng's 0 (continue) or 1 (abort).
@@ -27,6 +31,7 @@ final class SynthesisSink {
             foreignSampleRate = rate
             return 1
         }
+        if let word, let events { Self.words(in: events, report: word) }
         // A nil buffer marks the end of the utterance; an empty one is just a pause in output.
         guard let samples, count > 0 else { return 0 }
         if scratch.count < count {
@@ -43,6 +48,20 @@ final class SynthesisSink {
             return 1
         }
         return 0
+    }
+
+    /// The word events of a terminated event list: where each word's audio starts (espeak-ng gives milliseconds
+    /// from the utterance's start) and where the word is in the text (1-based characters, made 0-based).
+    private static func words(in events: UnsafePointer<espeak_EVENT>, report: (SpeechEngine.WordMark) -> Void) {
+        var event = events
+        while event.pointee.type != espeakEVENT_LIST_TERMINATED {
+            if event.pointee.type == espeakEVENT_WORD {
+                let e = event.pointee
+                report(SpeechEngine.WordMark(sampleOffset: Int((Double(e.audio_position) * SpeechEngine.sampleRate / 1000).rounded()),
+                                             characterOffset: max(Int(e.text_position) - 1, 0), characterCount: max(Int(e.length), 0)))
+            }
+            event += 1
+        }
     }
 
     /// The rate carried by an `espeakEVENT_SAMPLERATE` event in a terminated event list.

@@ -191,4 +191,29 @@ import Testing
         let file = try AVAudioFile(forReading: url)
         #expect(file.length > 4410)
     }
+
+    /// AVAudioApplication's input mute: a recording made while muted holds only zeros though the tone plays into the
+    /// mic; unmuted, the next recording hears it.
+    @Test func applicationInputMuteZeroesTheRecording() throws {
+        func record() throws -> [Float] {
+            let url = S.temporaryURL("wav")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let recorder = try AVAudioRecorder(url: url, settings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 44100.0,
+                                                                    AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 16])
+            let player = try PulseTestServer.startPlaying(PulseTestServer.stereoSine(660, seconds: 1.2, amplitude: 0.4))
+            defer { PulseTestServer.stop(player) }
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(recorder.record())
+            Thread.sleep(forTimeInterval: 0.7)
+            recorder.stop()
+            return try samples(url).samples
+        }
+        try AVAudioApplication.shared.setInputMuted(true)
+        #expect(AVAudioApplication.shared.isInputMuted)
+        let muted = try record()
+        try AVAudioApplication.shared.setInputMuted(false)
+        let open = try record()
+        #expect(muted.count > 20_000 && muted.allSatisfy { $0 == 0 }, "\(muted.count) samples, peak \(muted.map(abs).max() ?? 0)")
+        #expect(open.contains { abs($0) > 0.2 })
+    }
 }

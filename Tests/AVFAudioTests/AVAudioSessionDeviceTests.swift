@@ -257,4 +257,27 @@ import Testing
         #expect(notes.last?.reason == AVAudioSession.RouteChangeReason.categoryChange.rawValue)
         #expect(notes.last?.previous?.inputs.first?.uid == originalInput.uid)
     }
+
+    /// AVAudioApplication posts its input-mute changes while a recording session is active, each change once.
+    @Test func inputMuteChangesArePostedInARecordingSession() throws {
+        let app = AVAudioApplication.shared
+        final class Log: @unchecked Sendable { let lock = NSLock(); var posted: [Bool] = [] }
+        let log = Log(), lock = log.lock
+        let observer = NotificationCenter.default.addObserver(forName: AVAudioApplication.inputMuteStateChangeNotification, object: nil, queue: nil) { note in
+            lock.withLock { log.posted.append((note.userInfo?[AVAudioApplication.muteStateKey] as? NSNumber)?.boolValue ?? false) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let category = session.category
+        try session.setCategory(.playAndRecord)
+        try session.setActive(true)
+        defer {
+            try? app.setInputMuted(false)
+            try? session.setActive(false)
+            try? session.setCategory(category)
+        }
+        try app.setInputMuted(true)
+        try app.setInputMuted(true)  // no change: nothing posted
+        try app.setInputMuted(false)
+        #expect(lock.withLock { log.posted } == [true, false])
+    }
 }

@@ -157,6 +157,9 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     // MARK: Activation
 
+    /// Whether the session is active in a category that records (AVAudioApplication announces mute changes then).
+    var isRecordingSessionActive: Bool { lock.withLock { active && (_category == .record || _category == .playAndRecord) } }
+
     /// Activates the session (applying the preferred sample rate and I/O buffer duration to the default devices)
     /// or deactivates it (putting back what activation changed).
     open func setActive(_ active: Bool, options: SetActiveOptions = []) throws {

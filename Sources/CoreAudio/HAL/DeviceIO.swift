@@ -223,6 +223,7 @@ final class DeviceIO: @unchecked Sendable {
             if let capture {
                 let status = capture.transfer(inputSamples, frames: n, xruns: &xrunCount)
                 if status < 0 { failed.store(status, ordering: .releasing); break }
+                if ProcessInputMute.muted.load(ordering: .relaxed) { inputSamples.update(repeating: 0, count: n * inChannels) }
             }
             let now = oca_monotonic_nanoseconds()
             if startHost == 0 { startHost = now }
