@@ -47,7 +47,8 @@ import Testing
     }
 
     /// RMS of the left output between 0.4 and 0.6 s, after a source played 0.2 s of noise and fell silent.
-    static func reverbTail(enable: Bool, blend: Float, level: Float = 0, preset: AVAudioUnitReverbPreset? = nil) throws -> Double {
+    static func reverbTail(enable: Bool, blend: Float, level: Float = 0, preset: AVAudioUnitReverbPreset? = nil,
+                           lowPass: Float? = nil) throws -> Double {
         let engine = AVAudioEngine()
         try engine.enableManualRenderingMode(.offline, format: stereo, maximumFrameCount: 1024)
         let environment = AVAudioEnvironmentNode()
@@ -70,6 +71,12 @@ import Testing
         environment.reverbParameters.enable = enable
         environment.reverbParameters.level = level
         if let preset { environment.reverbParameters.loadFactoryReverbPreset(preset) }
+        if let lowPass {
+            let filter = environment.reverbParameters.filterParameters
+            filter.filterType = .lowPass
+            filter.frequency = lowPass
+            filter.bypass = false
+        }
         try engine.start()
         let buffer = AVAudioPCMBuffer(pcmFormat: stereo, frameCapacity: 1024)!
         var left: [Float] = []
@@ -82,8 +89,8 @@ import Testing
     }
 
     /// The environment's reverb: off by default and silent for a source whose reverbBlend is 0; on, a source with
-    /// reverbBlend 1 rings on after it stops, `level` scales the ring (20 dB lower, 20 dB quieter) and a cathedral
-    /// rings louder a quarter second on than a small room.
+    /// reverbBlend 1 rings on after it stops, `level` scales the ring (20 dB lower, 20 dB quieter), a cathedral
+    /// rings louder a quarter second on than a small room, and a low-pass filter on the return quietens the ring.
     @Test func reverbRingsOnAfterTheSourceStops() throws {
         #expect(try Self.reverbTail(enable: false, blend: 1) == 0)
         #expect(try Self.reverbTail(enable: true, blend: 0) == 0)
@@ -94,6 +101,9 @@ import Testing
         let cathedral = try Self.reverbTail(enable: true, blend: 1, preset: .cathedral)
         let smallRoom = try Self.reverbTail(enable: true, blend: 1, preset: .smallRoom)
         #expect(cathedral > 10 * smallRoom, "cathedral \(cathedral), small room \(smallRoom)")
+        // The filter on the return: a 300 Hz low-pass takes most of the noise's reverb away.
+        let filtered = try Self.reverbTail(enable: true, blend: 1, lowPass: 300)
+        #expect(filtered < 0.5 * ring, "filtered \(filtered) against \(ring)")
     }
 
     @Test func sourcesAreHeardWhereTheyAre() throws {

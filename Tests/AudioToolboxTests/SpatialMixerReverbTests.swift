@@ -24,7 +24,7 @@ import Testing
 
     /// `frames` of the mixer's output for a mono input playing `signal` straight ahead (equal-power panning).
     func mix(_ signal: [Float], reverb: Bool? = nil, blend: Float = 0, room: UInt32? = nil, returnGain: Float? = nil,
-             frames: Int) throws -> [[Double]] {
+             lowPass: Float? = nil, frames: Int) throws -> [[Double]] {
         let unit = try TestSupport.newUnit(SpatialMixerTests.spatial)
         defer { AudioComponentInstanceDispose(unit) }
         #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, 1) == noErr)
@@ -33,6 +33,10 @@ import Testing
         if let room { #expect(TestSupport.setUInt32(unit, kAudioUnitProperty_ReverbRoomType, kAudioUnitScope_Global, 0, room) == noErr) }
         #expect(AudioUnitSetParameter(unit, kSpatialMixerParam_ReverbBlend, kAudioUnitScope_Input, 0, blend, 0) == noErr)
         if let returnGain { #expect(AudioUnitSetParameter(unit, kSpatialMixerParam_GlobalReverbGain, kAudioUnitScope_Global, 0, returnGain, 0) == noErr) }
+        if let lowPass {
+            #expect(AUSpatialMixerSetReverbFilter(unit, type: kAUNBandEQFilterType_2ndOrderButterworthLowPass, frequency: lowPass,
+                                                  bandwidth: 1, gain: 0, bypass: false) == noErr)
+        }
         #expect(AudioUnitInitialize(unit) == noErr)
         let source = EffectTestSupport.Source([signal])
         return try withExtendedLifetime(source) {
@@ -88,6 +92,29 @@ import Testing
         let expected = unity.map { $0.map { 2 * $0 } }
         let peak = unity[0].map(abs).max()!
         #expect(Self.largestDifference(doubled, expected) < 1e-4 * peak)
+    }
+
+    /// The return filter (the environment node's reverbParameters.filterParameters): a 1 kHz Butterworth low-pass on
+    /// the return gives the unfiltered return through that filter, designed here from the cookbook formulas.
+    @Test func theReturnFilterFiltersTheReverb() throws {
+        let frames = 20000
+        let plain = try mix(Self.burst, reverb: true, blend: 100, frames: frames)
+        let filtered = try mix(Self.burst, reverb: true, blend: 100, lowPass: 1000, frames: frames)
+        let w = 2 * Double.pi * 1000 / Self.rate, alpha = sin(w) / (2 * (1 / 2.0.squareRoot()))
+        let a0 = 1 + alpha
+        let b0 = (1 - cos(w)) / 2 / a0, b1 = (1 - cos(w)) / a0, b2 = b0, a1 = -2 * cos(w) / a0, a2 = (1 - alpha) / a0
+        let expected = plain.map { x -> [Double] in
+            var y: [Double] = [], x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+            for v in x {
+                let out = b0 * v + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+                x2 = x1; x1 = v; y2 = y1; y1 = out
+                y.append(out)
+            }
+            return y
+        }
+        let peak = plain[0].map(abs).max()!
+        #expect(Self.largestDifference(filtered, expected) < 1e-4 * peak, "largest difference \(Self.largestDifference(filtered, expected))")
+        #expect(EffectTestSupport.rms(filtered[0][...]) < 0.8 * EffectTestSupport.rms(plain[0][...]))
     }
 
     @Test(arguments: [UInt32(0), 4])

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The environment's reverb: the spatial mixer's internal reverb (kAudioUnitProperty_UsesInternalReverb), which each
-/// source reaches by its `reverbBlend`. `enable`, `level` and the factory presets act on the mix; `filterParameters`
-/// are kept and answered but not applied (the spatial mixer has no filter on its reverb return yet).
+/// source reaches by its `reverbBlend`. `enable`, `level`, the factory presets and `filterParameters` (one EQ band
+/// on the reverb's return, bypassed until set) act on the mix.
 open class AVAudioEnvironmentReverbParameters: NSObject, @unchecked Sendable {
     private let eq = AVAudioUnitEQ(numberOfBands: 1)
     private let unit: AudioUnit
@@ -10,7 +10,16 @@ open class AVAudioEnvironmentReverbParameters: NSObject, @unchecked Sendable {
     init(unit: AudioUnit) {
         self.unit = unit
         super.init()
+        let band = eq.bands[0]
+        band.bypass = true
+        band.changed = { [weak self] in self?.applyFilter() }
         apply()
+    }
+
+    private func applyFilter() {
+        let band = eq.bands[0]
+        AUSpatialMixerSetReverbFilter(unit, type: band.filterType.rawValue, frequency: band.frequency, bandwidth: band.bandwidth,
+                                      gain: band.gain, bypass: band.bypass)
     }
 
     /// Whether the reverb is on (default false).

@@ -17,8 +17,12 @@ open class AVAudioUnitEQFilterParameters: NSObject, @unchecked Sendable {
         return value
     }
 
+    /// Called after each change (the environment node's reverb filter follows its band this way).
+    var changed: (() -> Void)?
+
     private func set(_ base: AudioUnitParameterID, _ value: Float) {
         AudioUnitSetParameter(unit, base + band, kAudioUnitScope_Global, 0, value, 0)
+        changed?()
     }
 
     /// The band's filter.

@@ -289,10 +289,14 @@ final class VirtualControlListener: @unchecked Sendable {
         guard let box else { return kAudioHardwareUnknownPropertyError }
         var a = watched(address)
         let status = AudioObjectRemovePropertyListener(object, &a, trampoline, Unmanaged.passUnretained(box).toOpaque())
-        // A call already queued may still come: the box stays (a few bytes per removed listener).
-        lock.withLock { retired.append(box) }
+        // A call already queued or running may still use the box: it goes once they have returned.
+        let keep = RetiredListener(box: box)
+        AudioObjectAfterPendingNotifications { withExtendedLifetime(keep) {} }
         return status
     }
+}
 
-    nonisolated(unsafe) private static var retired: [VirtualControlListener] = []
+/// A removed listener's box, kept until the calls queued before its removal have returned.
+private struct RetiredListener: @unchecked Sendable {
+    let box: VirtualControlListener
 }

@@ -236,6 +236,15 @@ final class HALSystem: HALObject, @unchecked Sendable {
 
     /// Runs `body` on the proc listeners' queue after every notification queued so far.
     func afterPendingNotifications(_ body: @escaping @Sendable () -> Void) { notifyQueue.async(execute: body) }
+}
+
+/// Not Apple API: runs `body` once every property-listener call queued so far has returned (a wrapper that passes its
+/// own object as a listener's client data frees it here after removing the listener).
+package func AudioObjectAfterPendingNotifications(_ body: @escaping @Sendable () -> Void) {
+    HALSystem.shared.afterPendingNotifications(body)
+}
+
+extension HALSystem {
 
     /// Tells the listeners of object `id` that `addresses` changed (asynchronously).
     func notify(_ id: AudioObjectID, _ addresses: [AudioObjectPropertyAddress]) {

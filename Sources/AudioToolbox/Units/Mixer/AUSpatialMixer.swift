@@ -58,6 +58,12 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
     private var reverbRunning = false
     private var reverbGain: Float = 1
     private var reverbIO: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    /// The filter on the reverb's return (AVAudioEnvironmentReverbParameters.filterParameters): one AUNBandEQ band,
+    /// set off the render thread, designed on it when its version changes.
+    let reverbFilter = ReverbReturnFilter()
+    private var reverbFilterVersion: UInt32 = .max
+    private var reverbFilterSection = BiquadCoefficients.identity
+    private var reverbFilterState = (BiquadState(), BiquadState())
 
     init(component: AudioComponentEntry) {
         super.init(component: component, inputs: 0, outputs: 1)
@@ -229,6 +235,7 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         }
         convolvers.forEach { $0.reset() }
         reverb?.reset()
+        reverbFilterState = (BiquadState(), BiquadState())
         outputGain = decibelsToGain(parameterValue(kSpatialMixerParam_Gain, kAudioUnitScope_Output, 0))
     }
 
@@ -368,6 +375,15 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
             }
             io[0] = send; io[1] = send; io[2] = wet.0; io[3] = wet.1
             reverb.process(input: UnsafePointer(io), output: UnsafePointer(io + 2), channels: 2, frames: n)
+            let version = reverbFilter.version.load(ordering: .acquiring)
+            if version != reverbFilterVersion {
+                reverbFilterSection = reverbFilter.section(sampleRate: outRate)
+                reverbFilterVersion = version
+            }
+            if reverbFilterSection != .identity {
+                BiquadKernels.apply(wet.0, wet.0, count: n, reverbFilterSection, &reverbFilterState.0)
+                BiquadKernels.apply(wet.1, wet.1, count: n, reverbFilterSection, &reverbFilterState.1)
+            }
             let returnTarget = decibelsToGain(parameterValue(kSpatialMixerParam_GlobalReverbGain, kAudioUnitScope_Global, 0))
             if !reverbRunning { reverbGain = returnTarget }
             _ = MixerKernels.accumulate(wet.0, into: left, count: n, gain: reverbGain, target: returnTarget, step: step)
