@@ -120,8 +120,7 @@ open class AVSpeechSynthesizer: NSObject, @unchecked Sendable {
                                                                             atByteSampleOffset: $0.sample * 4) })
                 told = timed.count
             }
-            try? SpeechEngine().speak(text, voice: Self.engineVoice(utterance), rate: utterance.wordsPerMinute, pitch: utterance.pitchHertz,
-                                      volume: Double(utterance.volume), words: { marks.append($0) }) { chunk in
+            Self.synthesize(utterance, words: { marks.append($0) }) { chunk in
                 tell(end: nil)
                 guard let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(chunk.count)) else { return false }
                 buffer.frameLength = AVAudioFrameCount(chunk.count)
@@ -184,15 +183,20 @@ open class AVSpeechSynthesizer: NSObject, @unchecked Sendable {
         (utterance.voice ?? AVSpeechSynthesisVoice(language: nil))?.engineVoice
     }
 
+    /// Synthesises `utterance` with its voice, rate, pitch and volume, chunk by chunk (see SpeechEngine.speak).
+    private static func synthesize(_ utterance: AVSpeechUtterance, words: @escaping (SpeechEngine.WordMark) -> Void,
+                                   chunk: (UnsafeBufferPointer<Float>) -> Bool) {
+        _ = try? SpeechEngine().speak(utterance.speechString, voice: engineVoice(utterance), rate: utterance.wordsPerMinute,
+                                      pitch: utterance.pitchHertz, volume: Double(utterance.volume), words: words, chunk: chunk)
+    }
+
     /// Speaks one utterance; true if it was heard to its end.
     private func speakOne(_ utterance: AVSpeechUtterance) -> Bool {
         guard waitUnlessStopped(utterance.preUtteranceDelay) else { return false }
         let stream = SpeechStream()
         let words = SpeechText(utterance.speechString)
         let synthesis = Thread { [self] in
-            _ = try? SpeechEngine().speak(utterance.speechString, voice: Self.engineVoice(utterance), rate: utterance.wordsPerMinute,
-                                          pitch: utterance.pitchHertz, volume: Double(utterance.volume),
-                                          words: { stream.addMark($0) }) { chunk in
+            Self.synthesize(utterance, words: { stream.addMark($0) }) { chunk in
                 stream.append(chunk)
                 return state.withLock { stopAt != .immediate }
             }
@@ -209,13 +213,14 @@ open class AVSpeechSynthesizer: NSObject, @unchecked Sendable {
         guard queue.start() else { return false }
         var told = 0
         var timed: [(range: NSRange, sample: Int)] = []
-        var markCount = -1
+        var known: (marks: Int, end: Int?) = (-1, nil)
         while true {
             let heard = queue.framesPlayed()
             let marks = stream.marks, end = stream.endSamples
-            if marks.count != markCount || end != nil {
+            // Recomputed only when a mark or the end has come.
+            if marks.count != known.marks || end != known.end {
                 timed = words.timedWords(marks, end: end)
-                markCount = marks.count
+                known = (marks.count, end)
             }
             // Words whose first sample is heard now.
             while told < timed.count && timed[told].sample <= heard {
