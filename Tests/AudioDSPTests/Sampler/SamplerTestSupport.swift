@@ -33,6 +33,8 @@ enum SamplerTestSupport {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        // fluidsynth's file driver opens fluidsynth.wav in its working directory before reading -o settings.
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
