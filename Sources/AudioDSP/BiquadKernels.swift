@@ -19,6 +19,9 @@ public struct BiquadCoefficients: Equatable, Sendable {
 
     public static let identity = BiquadCoefficients(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
 
+    /// Whether this is `identity` (read without touching the static, so render code may ask).
+    @inlinable public var isIdentity: Bool { b0 == 1 && b1 == 0 && b2 == 0 && a1 == 0 && a2 == 0 }
+
     /// Peaking EQ: `gainDB` at `frequency`, bandwidth set by `q`. With gain 0 the section is exactly
     /// transparent (b1 == a1, b2 == a2 after normalisation).
     public static func peaking(frequency: Double, q: Double, gainDB: Double, sampleRate: Double) -> BiquadCoefficients {
@@ -86,5 +89,79 @@ public enum BiquadKernels {
         // Flush denormals so silence after a loud passage costs nothing.
         state.z1 = abs(z1) < 1e-30 ? 0 : z1
         state.z2 = abs(z2) < 1e-30 ? 0 : z2
+    }
+
+    /// Filters `count` samples (in place allowed) through `sectionCount` sections in series, skipping identity
+    /// sections, with the same result bit for bit as `apply` called section after section (each section's
+    /// output rounded to Float before the next). Up to four sections run together per sample: one section at a
+    /// time waits on its own feedback every sample, while four interleaved recurrences keep the FPU busy.
+    @inlinable @_noLocks @_noAllocation
+    public static func applyCascade(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int,
+                                    sections: UnsafePointer<BiquadCoefficients>, states: UnsafeMutablePointer<BiquadState>,
+                                    sectionCount: Int) {
+        var source = input
+        var b = 0
+        while b < sectionCount {
+            // The next (up to) four sections that are not the identity.
+            var picked = 0, i0 = 0, i1 = 0, i2 = 0, i3 = 0
+            while b < sectionCount && picked < 4 {
+                if !sections[b].isIdentity {
+                    switch picked { case 0: i0 = b; case 1: i1 = b; case 2: i2 = b; default: i3 = b }
+                    picked += 1
+                }
+                b += 1
+            }
+            switch picked {
+            case 4: cascadeGroup(4, source, output, count, sections, states, i0, i1, i2, i3)
+            case 3: cascadeGroup(3, source, output, count, sections, states, i0, i1, i2, i2)
+            case 2: cascadeGroup(2, source, output, count, sections, states, i0, i1, i1, i1)
+            case 1: cascadeGroup(1, source, output, count, sections, states, i0, i0, i0, i0)
+            default: break
+            }
+            if picked > 0 { source = UnsafePointer(output) }
+        }
+        if source == input && UnsafePointer(output) != input { for i in 0..<count { output[i] = input[i] } }
+    }
+
+    /// `sections` of the group (indices i0...) in series over the block; `n` is a constant at each call site,
+    /// so the unused stages compile away.
+    @inlinable @inline(__always)
+    static func cascadeGroup(_ n: Int, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, _ count: Int,
+                             _ sections: UnsafePointer<BiquadCoefficients>, _ states: UnsafeMutablePointer<BiquadState>,
+                             _ i0: Int, _ i1: Int, _ i2: Int, _ i3: Int) {
+        let k0 = sections[i0], k1 = sections[i1], k2 = sections[i2], k3 = sections[i3]
+        var a1 = states[i0].z1, a2 = states[i0].z2, b1 = states[i1].z1, b2 = states[i1].z2
+        var c1 = states[i2].z1, c2 = states[i2].z2, d1 = states[i3].z1, d2 = states[i3].z2
+        for i in 0..<count {
+            var x = Double(input[i])
+            var y = k0.b0 * x + a1
+            a1 = k0.b1 * x - k0.a1 * y + a2
+            a2 = k0.b2 * x - k0.a2 * y
+            if n > 1 {
+                x = Double(Float(y))
+                y = k1.b0 * x + b1
+                b1 = k1.b1 * x - k1.a1 * y + b2
+                b2 = k1.b2 * x - k1.a2 * y
+            }
+            if n > 2 {
+                x = Double(Float(y))
+                y = k2.b0 * x + c1
+                c1 = k2.b1 * x - k2.a1 * y + c2
+                c2 = k2.b2 * x - k2.a2 * y
+            }
+            if n > 3 {
+                x = Double(Float(y))
+                y = k3.b0 * x + d1
+                d1 = k3.b1 * x - k3.a1 * y + d2
+                d2 = k3.b2 * x - k3.a2 * y
+            }
+            output[i] = Float(y)
+        }
+        // Denormals flushed as `apply` flushes them.
+        @inline(__always) func flushed(_ z: Double) -> Double { abs(z) < 1e-30 ? 0 : z }
+        states[i0].z1 = flushed(a1); states[i0].z2 = flushed(a2)
+        if n > 1 { states[i1].z1 = flushed(b1); states[i1].z2 = flushed(b2) }
+        if n > 2 { states[i2].z1 = flushed(c1); states[i2].z2 = flushed(c2) }
+        if n > 3 { states[i3].z1 = flushed(d1); states[i3].z2 = flushed(d2) }
     }
 }

@@ -55,4 +55,44 @@ import Testing
         x.withUnsafeBufferPointer { i in y.withUnsafeMutableBufferPointer { o in BiquadKernels.apply(i.baseAddress!, o.baseAddress!, count: 4096, k, &state) } }
         #expect(y == x)
     }
+
+    /// The cascade kernel gives the same samples and states, bit for bit, as `apply` section after section
+    /// (identity sections skipped), for 0 to 11 sections, in place and not, over blocks of uneven length.
+    @Test func cascadeEqualsSectionAfterSection() {
+        var rng = SystemRandomNumberGenerator()
+        for sectionCount in 0...11 {
+            let sections: [BiquadCoefficients] = (0..<sectionCount).map { i in
+                if i % 3 == 1 { return .identity }
+                let f = Double.random(in: 30...18000, using: &rng), g = Double.random(in: -12...12, using: &rng)
+                return i % 4 == 0 ? .lowShelf(frequency: f, gainDB: g, sampleRate: sr)
+                                  : .peaking(frequency: f, q: Double.random(in: 0.5...4, using: &rng), gainDB: g, sampleRate: sr)
+            }
+            let x = (0..<3000).map { i in i > 2500 ? Float(0) : Float.random(in: -1...1, using: &rng) }
+            var expected = x, expectedStates = [BiquadState](repeating: BiquadState(), count: sectionCount)
+            var cascaded = [Float](repeating: 7, count: x.count), inPlace = x
+            var states = expectedStates, inPlaceStates = expectedStates
+            var start = 0
+            for block in [1, 64, 511, 1024, 1400] {
+                let range = start..<start + block
+                for (b, k) in sections.enumerated() where !k.isIdentity {
+                    expected.withUnsafeMutableBufferPointer { e in
+                        BiquadKernels.apply(e.baseAddress! + start, e.baseAddress! + start, count: block, k, &expectedStates[b])
+                    }
+                }
+                x.withUnsafeBufferPointer { i in cascaded.withUnsafeMutableBufferPointer { o in
+                    BiquadKernels.applyCascade(i.baseAddress! + start, o.baseAddress! + start, count: block, sections: sections,
+                                               states: &states, sectionCount: sectionCount)
+                } }
+                inPlace.withUnsafeMutableBufferPointer { o in
+                    BiquadKernels.applyCascade(o.baseAddress! + start, o.baseAddress! + start, count: block, sections: sections,
+                                               states: &inPlaceStates, sectionCount: sectionCount)
+                }
+                #expect(cascaded[range].map(\.bitPattern) == expected[range].map(\.bitPattern), "\(sectionCount) sections")
+                start += block
+            }
+            #expect(inPlace.map(\.bitPattern) == expected.map(\.bitPattern))
+            #expect(states.map(\.z1) == expectedStates.map(\.z1) && states.map(\.z2) == expectedStates.map(\.z2))
+            #expect(inPlaceStates.map(\.z1) == expectedStates.map(\.z1))
+        }
+    }
 }

@@ -13,3 +13,18 @@ void c_biquad(const float *in, float *out, int n, const double *k, double *z) {
     z[0] = z1;
     z[1] = z2;
 }
+
+void c_biquad_cascade(const float *in, float *out, int n, const double *k, double *z, int sections) {
+    for (int i = 0; i < n; i++) {
+        double x = in[i];
+        for (int s = 0; s < sections; s++) {
+            const double *c = k + 5 * s;
+            double *w = z + 2 * s;
+            double y = c[0] * x + w[0];
+            w[0] = c[1] * x - c[3] * y + w[1];
+            w[1] = c[2] * x - c[4] * y;
+            x = y;
+        }
+        out[i] = (float)x;
+    }
+}

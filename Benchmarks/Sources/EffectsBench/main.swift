@@ -15,10 +15,10 @@ let frames = 512
 func check(_ status: OSStatus, _ what: String) { if status != noErr { fatalError("\(what): \(status)") } }
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
-/// Seconds for `body`, median of 5.
+/// Seconds for `body`, median of 7.
 func time(_ body: () -> Void) -> Double {
     var results: [Double] = []
-    for _ in 0..<5 {
+    for _ in 0..<7 {
         let start = DispatchTime.now().uptimeNanoseconds
         body()
         results.append(Double(DispatchTime.now().uptimeNanoseconds - start) * 1e-9)
@@ -151,6 +151,40 @@ print("Biquad section, mono, 512-sample blocks (\(n) samples):")
 print(String(format: "  AudioDSP BiquadKernels  %8.0fx real time (%.2f ns/sample)", audioSeconds / ours, ours / Double(n) * 1e9))
 print(String(format: "  plain C loop            %8.0fx real time (%.2f ns/sample)", audioSeconds / peer, peer / Double(n) * 1e9))
 print(String(format: "  ratio (ours / C)        %8.2f", peer / ours))
+print(String(format: "summary: Biquad section vs a C loop | %.2fx | -", peer / ours))
+
+// MARK: EQ cascade against C
+
+// The iPod EQ's "Rock" curve: ten sections, none of them the identity.
+let rock = GraphicEQDesign.sections(bandGains: [5, 4, 3, 1.5, -0.5, -1, 0.5, 2.5, 3.5, 4.5], sampleRate: rate)
+var rockStates = [BiquadState](repeating: BiquadState(), count: rock.count)
+var rockCoefficients = rock.flatMap { [$0.b0, $0.b1, $0.b2, $0.a1, $0.a2] }
+var rockC = [Double](repeating: 0, count: 2 * rock.count)
+let cascade = time {
+    for start in stride(from: 0, to: n, by: frames) {
+        BiquadKernels.applyCascade(input + start, output + start, count: frames, sections: rock, states: &rockStates, sectionCount: rock.count)
+    }
+}
+let oneByOne = time {
+    for start in stride(from: 0, to: n, by: frames) {
+        var source = UnsafePointer(input + start)
+        for b in rock.indices { BiquadKernels.apply(source, output + start, count: frames, rock[b], &rockStates[b]); source = UnsafePointer(output + start) }
+    }
+}
+let cCascade = time {
+    rockCoefficients.withUnsafeBufferPointer { kp in rockC.withUnsafeMutableBufferPointer { zp in
+        for start in stride(from: 0, to: n, by: frames) {
+            c_biquad_cascade(input + start, output + start, Int32(frames), kp.baseAddress!, zp.baseAddress!, Int32(rock.count))
+        }
+    } }
+}
+print("")
+print("EQ cascade (the iPod EQ's Rock curve, 10 sections), mono, 512-sample blocks:")
+print(String(format: "  AudioDSP applyCascade   %8.0fx real time (%.2f ns/sample)", audioSeconds / cascade, cascade / Double(n) * 1e9))
+print(String(format: "  section after section   %8.0fx real time (%.2f ns/sample)", audioSeconds / oneByOne, oneByOne / Double(n) * 1e9))
+print(String(format: "  C per-sample cascade    %8.0fx real time (%.2f ns/sample)", audioSeconds / cCascade, cCascade / Double(n) * 1e9))
+print(String(format: "  ratio (ours / C)        %8.2f   (goal >= 1.0)", cCascade / cascade))
+print(String(format: "summary: iPod EQ cascade (10 sections) vs C per-sample cascade | %.2fx | >= 1.0x", cCascade / cascade))
 
 // MARK: File player against ExtAudioFile
 

@@ -3,4 +3,7 @@
 #ifndef CBIQUAD_H
 #define CBIQUAD_H
 void c_biquad(const float *in, float *out, int n, const double *k, double *z);
+// The peer for an EQ cascade: per sample, every section in turn (double between sections), the loop a C
+// graphic EQ writes; k holds five coefficients per section, z two states per section.
+void c_biquad_cascade(const float *in, float *out, int n, const double *k, double *z, int sections);
 #endif

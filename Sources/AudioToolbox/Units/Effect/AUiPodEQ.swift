@@ -117,15 +117,8 @@ final class AUiPodEQ: AUEffectBase, @unchecked Sendable {
     @inline(__always)
     private func filter(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, _ n: Int, preset: Int32,
                         _ state: UnsafeMutablePointer<BiquadState>) {
-        let s = sections! + Int(preset) * Self.bands
-        var source = input
-        var any = false
-        for b in 0..<Self.bands where s[b] != .identity {
-            BiquadKernels.apply(source, output, count: n, s[b], &state[b])
-            source = UnsafePointer(output)
-            any = true
-        }
-        if !any && UnsafePointer(output) != input { output.update(from: input, count: n) }
+        BiquadKernels.applyCascade(input, output, count: n, sections: sections! + Int(preset) * Self.bands, states: state,
+                                   sectionCount: Self.bands)
     }
 
     override func applyEffect(input: UnsafeMutableAudioBufferListPointer, output: UnsafeMutableAudioBufferListPointer,
