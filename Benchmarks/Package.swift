@@ -7,9 +7,11 @@ let package = Package(
     name: "OpenCoreAudioBenchmarks",
     dependencies: [.package(name: "OpenCoreAudio", path: "..")],
     targets: [
+        // The peer for render dispatch: the same chain of pass-through units in C (function pointers, same checks).
+        .target(name: "CRenderChain", cSettings: [.unsafeFlags(["-O3"])]),
         .executableTarget(
             name: "RenderOverhead",
-            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio")]),
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), "CRenderChain"]),
         // Peers measured in the same run (Debian: libsoxr-dev, libsamplerate0-dev; run.sh installs them).
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),

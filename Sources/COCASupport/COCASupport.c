@@ -20,7 +20,8 @@ void oca_realtime_exit(void) {
     if (__rtsan_realtime_exit) __rtsan_realtime_exit();
 }
 
-static __thread int render_depth;
+// initial-exec: a fixed offset from the thread pointer, not a __tls_get_addr call on every render.
+static __thread int render_depth __attribute__((tls_model("initial-exec")));
 
 void oca_render_enter(void) { render_depth++; }
 void oca_render_leave(void) { render_depth--; }

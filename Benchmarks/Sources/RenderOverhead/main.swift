@@ -1,8 +1,10 @@
 // Per-slice overhead of AudioUnitRender through chains of 1, 8 and 64 pass-through units
 // (AUGenericOutput units connected head to tail, a render callback at the far end), against the same
-// callback called directly in the same run. Prints nanoseconds per slice and per frame (median of
+// callback called directly and against the same chain in C (CRenderChain: a function pointer per unit and the same
+// checks), in the same run. Prints nanoseconds per slice and per frame (median of
 // several runs), the overhead per unit, and throughput as a multiple of real time.
 import AudioToolbox
+import CRenderChain
 import Foundation
 
 let sampleRate = 48000.0
@@ -19,6 +21,15 @@ enum Kernels {
     }
 }
 let fill = Kernels.fill
+/// The same fill for the C chain (its callback type spells the pointers untyped).
+let cFill: c_render_callback = { _, _, timeStamp, _, frames, ioData in
+    let start = Float32(timeStamp!.assumingMemoryBound(to: AudioTimeStamp.self).pointee.mSampleTime)
+    for buffer in UnsafeMutableAudioBufferListPointer(ioData!.assumingMemoryBound(to: AudioBufferList.self)) {
+        let p = buffer.mData!.assumingMemoryBound(to: Float32.self)
+        for n in 0..<Int(frames) { p[n] = start + Float32(n) }
+    }
+    return 0
+}
 
 func check(_ status: OSStatus, _ what: String) {
     if status != noErr { fatalError("\(what): \(status)") }
@@ -91,6 +102,17 @@ for frames: UInt32 in [64, 512] {
     print(String(format: "%5u  %5@  %8.0f  %8.2f  %22@  %11.0f", frames, "none", direct, direct / Double(frames), "-",
                  Double(frames) / sampleRate * 1e9 / direct))
     for length in [1, 8, 64] {
+        let cHead = c_chain_new(Int32(length), 4096, channels, cFill, nil)
+        let cPerSlice = measure(slices: max(slices / length, 1000)) { _ in
+            point()
+            var flags: UInt32 = 0
+            _ = c_unit_render(cHead, &flags, &ts, 0, frames, abl.unsafeMutablePointer)
+            ts.mSampleTime += Double(frames)
+        }
+        c_chain_free(cHead)
+        let cOverhead = max((cPerSlice - direct) / Double(length), 0.1)
+        print(String(format: "%5u  %3dC  %8.0f  %8.2f  %22.1f  %11.0f", frames, length, cPerSlice, cPerSlice / Double(frames),
+                     cOverhead, Double(frames) / sampleRate * 1e9 / cPerSlice))
         let chain = makeChain(length, maxFrames: 4096)
         let head = chain.last!
         let perSlice = measure(slices: max(slices / length, 1000)) { _ in
@@ -100,8 +122,11 @@ for frames: UInt32 in [64, 512] {
             ts.mSampleTime += Double(frames)
         }
         let overhead = (perSlice - direct) / Double(length)
-        print(String(format: "%5u  %5d  %8.0f  %8.2f  %22.1f  %11.0f", frames, length, perSlice, perSlice / Double(frames),
-                     overhead, Double(frames) / sampleRate * 1e9 / perSlice))
+        if length == 64 {
+            print(String(format: "summary: Render dispatch per unit, 64-unit chain, %u frames, vs the C chain | %.1fx | <= 2x", frames, overhead / cOverhead))
+        }
+        print(String(format: "%5u  %5d  %8.0f  %8.2f  %22.1f  %11.0f   %.1fx the C chain per unit (goal <= 2)", frames, length, perSlice,
+                     perSlice / Double(frames), overhead, Double(frames) / sampleRate * 1e9 / perSlice, overhead / cOverhead))
         chain.reversed().forEach { AudioComponentInstanceDispose($0) }
     }
 }

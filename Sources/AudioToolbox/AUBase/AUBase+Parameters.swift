@@ -66,10 +66,11 @@ extension AUBase {
     @inline(__always)
     func applyScheduledParameters(frames: UInt32) {
         let n = eventQueue.drain(into: sliceEvents)
-        globalElement.parameters.beginSlice(frames: Int(frames))
+        // Each table's beginSlice returns at once when it had no curve in the last slice.
+        withUnretained(globalElement.parameters) { $0.beginSlice(frames: Int(frames)) }
         // Index loops: iterating an array with for-in allocates a coroutine frame in debug builds.
-        for i in 0..<inputs.count { inputs[i].parameters.beginSlice(frames: Int(frames)) }
-        for i in 0..<outputs.count { outputs[i].parameters.beginSlice(frames: Int(frames)) }
+        for i in 0..<inputs.count { withUnretained(inputs[i].parameters) { $0.beginSlice(frames: Int(frames)) } }
+        for i in 0..<outputs.count { withUnretained(outputs[i].parameters) { $0.beginSlice(frames: Int(frames)) } }
         for k in 0..<n {
             let e = sliceEvents[k]
             guard let (table, i) = parameterSlot(e.parameter, e.scope, e.element) else { continue }

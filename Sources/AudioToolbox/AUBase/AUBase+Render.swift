@@ -16,7 +16,8 @@ extension AUBase {
                           _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         oca_render_enter()
         defer { oca_render_leave() }
-        if let plan = pendingPlan.exchange(nil, ordering: .acquiringAndReleasing) {
+        // A plain load first: the exchange is a locked instruction, and a plan is pending only after a graph edit.
+        if pendingPlan.load(ordering: .relaxed) != nil, let plan = pendingPlan.exchange(nil, ordering: .acquiringAndReleasing) {
             Unmanaged<GraphRenderPlan>.fromOpaque(plan)._withUnsafeGuaranteedRef { $0.adopt() }
         }
         guard loadMeter.isOn else { return renderChecked(flags, timeStamp, bus, frames, ioData) }
@@ -37,7 +38,13 @@ extension AUBase {
             return finishRender(kAudioUnitErr_TooManyFramesToProcess, flags, timeStamp, bus, frames, ioData)
         }
         guard Int(bus) < outputs.count else { return kAudioUnitErr_InvalidElement }
-        let output = outputs[Int(bus)]
+        return withUnretained(outputs[Int(bus)]) { renderChecked($0, flags, timeStamp, bus, frames, ioData) }
+    }
+
+    @inline(__always)
+    private func renderChecked(_ output: AUOutputElement, _ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>,
+                               _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32, _ frames: UInt32,
+                               _ ioData: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         let abl = UnsafeMutableAudioBufferListPointer(ioData)
         guard abl.count == output.bufferCount else {
             return finishRender(kAudio_ParamError, flags, timeStamp, bus, frames, ioData)

@@ -10,12 +10,15 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     static let defaultFormat = OCAFormat.canonical(sampleRate: 44100, channels: 2)
 
     let globalElement = AUElement()
-    private(set) var inputs: [AUInputElement] = []
-    private(set) var outputs: [AUOutputElement] = []
+    // The properties the render path reads are declared @exclusivity(unchecked): they change only while the
+    // unit is uninitialized (or through atomics), and Swift's dynamic check (a thread-local access set probed on
+    // every read, which sees only same-thread overlaps anyway) was a tenth of the render dispatch's cost.
+    @exclusivity(unchecked) private(set) var inputs: [AUInputElement] = []
+    @exclusivity(unchecked) private(set) var outputs: [AUOutputElement] = []
 
     private let initializedFlag = Atomic<Bool>(false)
     var isInitialized: Bool { initializedFlag.load(ordering: .acquiring) }
-    var maxFramesPerSlice = AUBase.defaultMaxFramesPerSlice
+    @exclusivity(unchecked) var maxFramesPerSlice = AUBase.defaultMaxFramesPerSlice
     var renderQuality = UInt32(kRenderQuality_High)
     var cpuLoad: Double = 0
     var currentPreset = (number: Int32(-1), name: "Untitled")

@@ -1,14 +1,15 @@
 /// Render memory for one element: an `AudioBufferList` and the sample memory behind it, sized for
 /// `MaximumFramesPerSlice` at initialize. `prepare` and `prepareNull` are safe on the render thread.
 final class AUBufferList {
-    private(set) var list: UnsafeMutablePointer<AudioBufferList>
-    private var listCapacity: Int
-    private var memory: UnsafeMutableRawPointer?
-    private var bytesPerBuffer = 0
-    private(set) var bytesPerFrame: UInt32 = 0
-    private(set) var maxFrames: UInt32 = 0
-    private(set) var bufferCount = 0
-    private var channelsPerBuffer: UInt32 = 1
+    // Unchecked exclusivity: configured off the render thread while uninitialized, read by it (see AUBase.inputs).
+    @exclusivity(unchecked) private(set) var list: UnsafeMutablePointer<AudioBufferList>
+    @exclusivity(unchecked) private var listCapacity: Int
+    @exclusivity(unchecked) private var memory: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var bytesPerBuffer = 0
+    @exclusivity(unchecked) private(set) var bytesPerFrame: UInt32 = 0
+    @exclusivity(unchecked) private(set) var maxFrames: UInt32 = 0
+    @exclusivity(unchecked) private(set) var bufferCount = 0
+    @exclusivity(unchecked) private var channelsPerBuffer: UInt32 = 1
 
     init() {
         listCapacity = 2

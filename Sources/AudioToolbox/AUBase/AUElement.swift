@@ -11,10 +11,11 @@ class AUElement {
 
 /// An input or output element: a stream format and the buffers used to render it.
 class AUIOElement: AUElement {
-    var format: AudioStreamBasicDescription
+    // Unchecked exclusivity for what the render path reads (see AUBase.inputs).
+    @exclusivity(unchecked) var format: AudioStreamBasicDescription
     let buffers = AUBufferList()
     /// `kAudioUnitProperty_ShouldAllocateBuffer`.
-    var shouldAllocateBuffer = true
+    @exclusivity(unchecked) var shouldAllocateBuffer = true
     /// `kAudioUnitProperty_MeteringMode` (mixers), read by the render thread.
     let meteringMode = Atomic<Bool>(false)
 

@@ -7,19 +7,23 @@ import COCASupport
 final class ParameterTable {
     private(set) var ids: [AudioUnitParameterID] = []
     /// A copy of `ids` in raw memory, for the render thread (array access retains its buffer).
-    private var idStorage: UnsafeMutablePointer<AudioUnitParameterID>
-    private(set) var count = 0
+    // Unchecked exclusivity for what the render path reads (see AUBase.inputs).
+    @exclusivity(unchecked) private var idStorage: UnsafeMutablePointer<AudioUnitParameterID>
+    @exclusivity(unchecked) private(set) var count = 0
     private(set) var infos: [AudioUnitParameterInfo] = []
-    private var values: UnsafeMutablePointer<UInt32>
+    @exclusivity(unchecked) private var values: UnsafeMutablePointer<UInt32>
     private var capacity: Int
 
     /// Ramp state carried from slice to slice (render thread only).
     /// `elapsed` is the ramp position at the start of the next slice; negative while the ramp has not begun.
     struct Ramp { var active = false; var start: Float = 0; var end: Float = 0; var duration: UInt32 = 0; var elapsed = 0 }
-    private var ramps: UnsafeMutablePointer<Ramp>
-    private var curves: UnsafeMutablePointer<Float>?
-    private var curveActive: UnsafeMutablePointer<Bool>
-    private var curveFrames = 0
+    @exclusivity(unchecked) private var ramps: UnsafeMutablePointer<Ramp>
+    @exclusivity(unchecked) private var curves: UnsafeMutablePointer<Float>?
+    @exclusivity(unchecked) private var curveActive: UnsafeMutablePointer<Bool>
+    @exclusivity(unchecked) private var curveFrames = 0
+    /// Whether any curve was active in this slice (render thread): without one, and without events, a slice has
+    /// nothing to reset, so `beginSlice` returns at once.
+    @exclusivity(unchecked) private var anyCurveActive = false
 
     init() {
         capacity = 4
@@ -110,6 +114,7 @@ final class ParameterTable {
         curveFrames = maxFrames
         curves = count == 0 ? nil : .allocate(capacity: maxFrames * count)
         for i in 0..<capacity { ramps[i] = Ramp(); curveActive[i] = false }
+        anyCurveActive = false
     }
 
     func releaseCurves() {
@@ -121,6 +126,9 @@ final class ParameterTable {
     @inline(__always)
     @_noLocks @_noAllocation
     func beginSlice(frames: Int) {
+        // A carried ramp keeps its curve active, so no active curve means no ramp to carry either.
+        guard anyCurveActive else { return }
+        anyCurveActive = false
         for i in 0..<count {
             curveActive[i] = false
             if ramps[i].active { activateCurve(i, frames: frames) }
@@ -139,6 +147,7 @@ final class ParameterTable {
     private func activateCurve(_ i: Int, frames: Int) {
         guard !curveActive[i], let curves else { return }
         curveActive[i] = true
+        anyCurveActive = true
         let c = curves + i * curveFrames
         let before = value(at: i)
         let r = ramps[i]

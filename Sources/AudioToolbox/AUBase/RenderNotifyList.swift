@@ -43,8 +43,10 @@ final class RenderNotifyList: @unchecked Sendable {
     @inline(__always)
     func notify(_ flags: AudioUnitRenderActionFlags, _ timeStamp: UnsafePointer<AudioTimeStamp>, _ bus: UInt32,
                 _ frames: UInt32, _ ioData: UnsafeMutablePointer<AudioBufferList>) {
-        var snapshot = cell.value
-        guard snapshot.count > 0 else { return }
+        // The count alone first: the snapshot is 136 bytes, and most units have no callbacks.
+        let current = cell.pointer
+        guard current.pointee.count > 0 else { return }
+        var snapshot = current.pointee
         withUnsafeBytes(of: &snapshot.entries) { raw in
             let slots = raw.bindMemory(to: Entry?.self)
             for i in 0..<snapshot.count {

@@ -22,6 +22,11 @@ final class RetiringPointerCell<Value: BitwiseCopyable>: @unchecked Sendable {
     @inline(__always)
     var value: Value { current.load(ordering: .acquiring)!.pointee }
 
+    /// The current value in place, for reading one field of a large value without copying all of it.
+    /// Safe on the render thread; valid until the cell is destroyed.
+    @inline(__always)
+    var pointer: UnsafePointer<Value> { UnsafePointer(current.load(ordering: .acquiring)!) }
+
     /// Allocates a copy of a value for a later `swap` (a render plan prepares these off the render thread).
     func make(_ value: Value) -> UnsafeMutablePointer<Value> {
         let p = UnsafeMutablePointer<Value>.allocate(capacity: 1)

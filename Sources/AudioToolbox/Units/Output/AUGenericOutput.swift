@@ -27,7 +27,9 @@ final class AUGenericOutput: AUOutputBase, @unchecked Sendable {
     override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
                             _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         // Formats are equal, so the input renders straight into the output buffers.
-        let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
+        let (status, pulled) = withUnretained(inputs[0]) {
+            $0.pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
+        }
         if status == noErr && pulled != output {
             // A connected source lent its own memory: copy it into ours.
             copyBufferContents(from: pulled, to: output)
