@@ -15,10 +15,18 @@ server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap '../scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
 ../scripts/pulse-server.sh start "$server_dir" >/dev/null
 export PULSE_SERVER="unix:$server_dir/native"
+# Each benchmark prints its full report and, for each comparison with a peer, one "summary: what | ratio | goal"
+# line (a ratio above 1 means ours is faster, except dispatch cost, where it is ours' cost over C's); the table
+# of those lines comes last.
+log=$(mktemp "${TMPDIR:-/tmp}/oca-bench.XXXXXX")
+trap '../scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir" "$log"' EXIT
 for b in RenderOverhead GraphRender EngineBench MixerBench ResamplerBench FileIOBench CodecBench AudioQueueBench TimeStretchBench EffectsBench SamplerBench OpenALBench RoundTripLatency; do
     echo "== $b"
-    .build/release/$b
+    .build/release/$b | tee -a "$log"
     echo
 done
 echo "== BatchBench (batch/ray_batch.py: catalog throughput against worker count)"
 ./batch-bench.sh
+echo
+echo "== Summary (same run; ratios are ours against the peer, goals from issue 17 where it sets one)"
+grep '^summary: ' "$log" | sed 's/^summary: //' | awk -F' [|] ' '{ printf "%-78s %10s   %s\n", $1, $2, $3 }'

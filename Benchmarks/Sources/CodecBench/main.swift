@@ -140,6 +140,7 @@ func report(_ name: String, ours: () -> Void, theirs: () -> Void) {
     for _ in 0..<5 { a.append(timed(ours)); b.append(timed(theirs)) }
     let x = Double(seconds) / median(a), y = Double(seconds) / median(b)
     print(String(format: "%@: ours %.0fx real time, libsndfile %.0fx, ratio %.2f", name, x, y, x / y))
+    print(String(format: "summary: Codec %@ vs libsndfile | %.2fx | -", name, x / y))
 }
 
 report("FLAC decode (flac -5 file)", ours: { _ = decodeOurs(flac) }, theirs: { _ = decodeSndfile(flac) })

@@ -104,13 +104,16 @@ func readSndfile(float: Bool) -> Int {
     return total
 }
 
-print("10-minute stereo 16-bit WAV (\(String(format: "%.1f", megabytes)) MB of audio), \(chunk)-frame chunks; median of 5 runs")
+print("10-minute stereo 16-bit WAV (\(String(format: "%.1f", megabytes)) MB of audio), \(chunk)-frame chunks; median of 7 runs")
 print("operation                                         ours MB/s   libsndfile MB/s   ratio")
-func row(_ name: String, _ a: () -> Void, _ b: () -> Void) {
-    let ta = median((0..<5).map { _ in timed(a) }), tb = median((0..<5).map { _ in timed(b) })
+func row(_ name: String, _ a: () -> Void, _ b: () -> Void, goal: String = "-") {
+    let ta = median((0..<7).map { _ in timed(a) }), tb = median((0..<7).map { _ in timed(b) })
     let pad = name + String(repeating: " ", count: max(0, 48 - name.count))
     print(pad + String(format: "  %9.0f   %15.0f   %5.2fx", megabytes / ta, megabytes / tb, tb / ta))
+    // One line for run.sh's summary table: what, ours against the peer (above 1: ours is faster), the goal.
+    print(String(format: "summary: FileIO %@ vs libsndfile | %.2fx | %@", name, tb / ta, goal))
 }
 row("write Int16", writeOurs, writeSndfile)
 row("read Int16 (AudioFile / sf_read_short)", { precondition(readOurs() == frames) }, { precondition(readSndfile(float: false) == frames) })
-row("read as Float32 (ExtAudioFile / sf_read_float)", { precondition(readOursAsFloat() == frames) }, { precondition(readSndfile(float: true) == frames) })
+row("read as Float32 (ExtAudioFile / sf_read_float)", { precondition(readOursAsFloat() == frames) }, { precondition(readSndfile(float: true) == frames) },
+    goal: ">= 1.0x")

@@ -136,5 +136,6 @@ for count in [32, 256] {
         let o = median(ours), t = median(theirs)
         print(String(format: "%7d  %-14@  %7.3f  %11.1f   %13.3f  %11.1f   %.2f", count, (hrtf ? "HRTF" : "equal-power") as NSString,
                      o, seconds / o, t, seconds / t, t / o))
+        print(String(format: "summary: OpenAL %d sources %@ vs openal-soft | %.2fx | -", count, (hrtf ? "HRTF" : "equal-power") as NSString, t / o))
     }
 }

@@ -193,3 +193,14 @@ for (name, speed, _, thd, alias) in rows {
     print(pad(name, 22) + "  " + lpad(String(format: "%.0f", speed), 11) + "  " + lpad(ratio, 19) + "  "
           + String(format: "%8.1f dB   %8.1f dB", thd, alias))
 }
+// Issue 17's resampler goals, for run.sh's summary table (THD+N printed as a positive margin in dB).
+for (name, speed, _, thd, _) in rows where name == "ours High" || name == "ours Max" {
+    let peer = contenders.first { $0.0 == name }!.2
+    if let p = speeds[peer] {
+        print(String(format: "summary: Resampler %@ vs %@ | %.2fx | %@", name, peer, speed / p, name == "ours High" ? ">= 0.9x" : "-"))
+    }
+    print(String(format: "summary: Resampler %@ THD+N | %.1f dB | %@", name, -thd, name == "ours High" ? ">= 130 dB" : ">= 145 dB"))
+}
+if let max = speeds["ours Max"], let best = speeds["libsamplerate best"] {
+    print(String(format: "summary: Resampler ours Max vs libsamplerate best | %.2fx | >= 10x", max / best))
+}

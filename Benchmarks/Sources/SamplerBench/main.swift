@@ -101,3 +101,4 @@ let fs = median(fsTimes) - median(fsEmpty)
 print(String(format: "fluidsynth: %.3f s CPU (%.3f s with notes, %.3f s empty file), %.1fx real time, %.0f voices per core (same notes)",
              fs, median(fsTimes), median(fsEmpty), seconds / fs, Double(voices) * seconds / fs))
 print(String(format: "ratio ours / fluidsynth (voices per core): %.2f", fs / ours))
+print(String(format: "summary: Sampler voices per core vs fluidsynth | %.2fx | -", fs / ours))

@@ -148,4 +148,5 @@ for tempo in [1.5, 2.0] {
     let xo = duration / median(ours), xs = duration / median(theirs)
     print(String(format: "%4.1fx  %10.0f   %16.0f   %17.2f   %d / %d / %d", tempo, xo, xs, xo / xs,
                  framesOurs, framesTheirs, TimeStretcher.outputFrames(forInput: left.count, rate: tempo)))
+    print(String(format: "summary: Time stretch at %.1fx vs SoundTouch | %.2fx | -", tempo, xo / xs))
 }
