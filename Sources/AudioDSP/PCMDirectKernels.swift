@@ -1,7 +1,7 @@
 /// Direct conversions between the common packed little-endian sample layouts (Int16, Int24, Int32, Float32, Float64),
 /// for a converter whose channels pass straight through at one rate: no intermediate buffer, no per-sample layout
-/// dispatch (aligned contiguous Int16 <-> Float32 runs in Float arithmetic, which vectorises; every other pair through
-/// one Double per sample, specialised per pair). Every result is bit-identical to PCMSampleCodec's decode to Double
+/// dispatch (aligned contiguous Int16 <-> Float32 runs in Float arithmetic, which vectorises; widening integers by a
+/// shift; every other pair through one Double per sample, specialised per pair). Every result is bit-identical to PCMSampleCodec's decode to Double
 /// then encode without dither (integer to float scaling by a power of two is exact in either width; rounding is to
 /// nearest, ties to even, with the same clipping; NaN encodes as 0). Safe on the render thread.
 public enum PCMDirectKernels {
@@ -38,6 +38,13 @@ public enum PCMDirectKernels {
                 let x = s[i] * 32768
                 d[i] = x.isNaN ? 0 : x >= 32767 ? .max : x <= -32768 ? .min : Int16(x.rounded(.toNearestOrEven))
             }
+        // Widening integers: a shift, exact (the Double path's scaling is exact too and never rounds or clips).
+        case (.int16, .int24):
+            for i in 0..<count { storeInt24(Int32(loadInt16(source + i * sourceStride)) << 8, destination + i * destinationStride) }
+        case (.int16, .int32):
+            for i in 0..<count { (destination + i * destinationStride).storeBytes(of: Int32(loadInt16(source + i * sourceStride)) << 16, as: Int32.self) }
+        case (.int24, .int32):
+            for i in 0..<count { (destination + i * destinationStride).storeBytes(of: loadInt24(source + i * sourceStride) << 8, as: Int32.self) }
         default:
             func pick<S: DirectSample>(_: S.Type) {
                 switch to {
@@ -60,6 +67,18 @@ public enum PCMDirectKernels {
             }
         }
     }
+}
+
+@inline(__always) private func loadInt16(_ p: UnsafeRawPointer) -> Int16 { p.loadUnaligned(as: Int16.self) }
+
+@inline(__always) private func loadInt24(_ p: UnsafeRawPointer) -> Int32 {
+    Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8 | Int32(p.load(fromByteOffset: 2, as: Int8.self)) << 16
+}
+
+/// The low 24 bits of `v`, little-endian.
+@inline(__always) private func storeInt24(_ v: Int32, _ p: UnsafeMutableRawPointer) {
+    p.storeBytes(of: UInt16(truncatingIfNeeded: v), as: UInt16.self)
+    p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
 }
 
 /// One packed little-endian layout read as a Double in [-1, 1) and written back from one (rounded to nearest, ties to
