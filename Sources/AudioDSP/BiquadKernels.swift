@@ -92,9 +92,10 @@ public enum BiquadKernels {
     }
 
     /// Filters `count` samples (in place allowed) through `sectionCount` sections in series, skipping identity
-    /// sections, with the same result bit for bit as `apply` called section after section (each section's
-    /// output rounded to Float before the next). Up to four sections run together per sample: one section at a
-    /// time waits on its own feedback every sample, while four interleaved recurrences keep the FPU busy.
+    /// sections. Up to four sections run together per sample, in Double from one to the next (rounded to Float
+    /// only between groups of four, so closer to an all-Double cascade than `apply` section after section): one
+    /// section at a time waits on its own feedback every sample, while interleaved recurrences keep the FPU busy.
+    /// The feedback term is subtracted last, so only a multiply and two adds separate one output from the next.
     @inlinable @_noLocks @_noAllocation
     public static func applyCascade(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int,
                                     sections: UnsafePointer<BiquadCoefficients>, states: UnsafeMutablePointer<BiquadState>,
@@ -135,24 +136,24 @@ public enum BiquadKernels {
         for i in 0..<count {
             var x = Double(input[i])
             var y = k0.b0 * x + a1
-            a1 = k0.b1 * x - k0.a1 * y + a2
+            a1 = (k0.b1 * x + a2) - k0.a1 * y
             a2 = k0.b2 * x - k0.a2 * y
             if n > 1 {
-                x = Double(Float(y))
+                x = y
                 y = k1.b0 * x + b1
-                b1 = k1.b1 * x - k1.a1 * y + b2
+                b1 = (k1.b1 * x + b2) - k1.a1 * y
                 b2 = k1.b2 * x - k1.a2 * y
             }
             if n > 2 {
-                x = Double(Float(y))
+                x = y
                 y = k2.b0 * x + c1
-                c1 = k2.b1 * x - k2.a1 * y + c2
+                c1 = (k2.b1 * x + c2) - k2.a1 * y
                 c2 = k2.b2 * x - k2.a2 * y
             }
             if n > 3 {
-                x = Double(Float(y))
+                x = y
                 y = k3.b0 * x + d1
-                d1 = k3.b1 * x - k3.a1 * y + d2
+                d1 = (k3.b1 * x + d2) - k3.a1 * y
                 d2 = k3.b2 * x - k3.a2 * y
             }
             output[i] = Float(y)
