@@ -22,6 +22,11 @@ struct AudioFileLayout {
     var packetTable: AudioFilePacketTableInfo?
     /// Where each packet of variable-bit-rate data is (nil for constant-bit-rate data).
     var packetIndex: PacketIndex?
+    /// Data that is not one run of the file (Ogg's de-paged packets): `dataOffset` then only says where
+    /// the audio begins, and data offsets are in the joined segments.
+    var dataSegments: DataSegmentMap?
+    /// Ogg: the serial number of the logical stream read.
+    var oggSerial: UInt32?
     /// The file's sound tracks (MPEG-4 may hold several; every other container one) and the one being read.
     var audioTrackCount: UInt32 = 1
     var audioTrack: UInt32 = 0

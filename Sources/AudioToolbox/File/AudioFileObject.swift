@@ -12,7 +12,7 @@ final class AudioFileObject: @unchecked Sendable {
         kAudioFileAIFCType: AIFCContainer.self, kAudioFileCAFType: CAFContainer.self, kAudioFileRF64Type: RF64Container.self,
         kAudioFileMP3Type: MP3Container.self, kAudioFileFLACType: FLACContainer.self,
         kAudioFileM4AType: MP4Container.self, kAudioFileMPEG4Type: MPEG4Container.self, kAudioFileM4BType: M4BContainer.self,
-        kAudioFileAAC_ADTSType: ADTSContainer.self,
+        kAudioFileAAC_ADTSType: ADTSContainer.self, kOCAAudioFileOggType: OggContainer.self,
     ]
 
     let store: ByteStore
@@ -71,7 +71,7 @@ final class AudioFileObject: @unchecked Sendable {
     static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, OSStatusError> {
         // MPEG audio last: it has no signature, only frame syncs, so the others get the first look.
         var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileFLACType, kAudioFileM4AType,
-                                        kAudioFileAAC_ADTSType, kAudioFileMP3Type]
+                                        kOCAAudioFileOggType, kAudioFileAAC_ADTSType, kAudioFileMP3Type]
         let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType
             : hint == kAudioFileMP2Type || hint == kAudioFileMP1Type ? kAudioFileMP3Type
             : hint == kAudioFileMPEG4Type || hint == kAudioFileM4BType ? kAudioFileM4AType : hint
@@ -284,7 +284,8 @@ final class AudioFileObject: @unchecked Sendable {
         guard start >= 0 else { return (0, kAudioFilePositionError) }
         if start >= layout.dataByteCount { return (0, kAudioFileEndOfFileError) }
         let n = Int(min(Int64(count), layout.dataByteCount - start))
-        let got = store.read(at: layout.dataOffset + start, count: n, into: buffer)
+        let got = layout.dataSegments.map { $0.read(store, at: start, count: n, into: buffer) }
+            ?? store.read(at: layout.dataOffset + start, count: n, into: buffer)
         // A read the device failed (EIO) is an I/O error, not the end of the audio.
         if got < n && store.readErrno != 0 { return (got, FileSystemStatus.from(errno: store.readErrno)) }
         return (got, got < count ? kAudioFileEndOfFileError : noErr)

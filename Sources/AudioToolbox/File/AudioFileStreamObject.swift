@@ -21,6 +21,8 @@ final class AudioFileStreamObject: @unchecked Sendable {
     private var properties: [AudioFileStreamPropertyID: [UInt8]] = [:]
     /// Header bytes still to come after the parse succeeded (CAF's edit count can trail the chunk header).
     private var headerBytesToSkip = 0
+    /// Ogg: joins the pages that arrive into packets.
+    private var oggAssembler: OggPacketAssembler?
 
     var handle: AudioFileStreamID { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
@@ -36,6 +38,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
         if discontinuity && layout != nil {
             // Resynchronise on a frame boundary: drop the partial frame we were holding.
             pending.removeAll()
+            oggAssembler = nil
         }
         var incoming = bytes[...]
         if headerBytesToSkip > 0 {
@@ -120,6 +123,12 @@ final class AudioFileStreamObject: @unchecked Sendable {
             let bound = UInt32(ADTSHeader.maximumFrameLength - ADTSHeader.minimumLength)
             set(kAudioFileStreamProperty_MaximumPacketSize, bound)
             set(kAudioFileStreamProperty_PacketSizeUpperBound, bound)
+        } else if l.fileType == kOCAAudioFileOggType {
+            // Opus: 48 frames of 1275 bytes at most; FLAC: STREAMINFO's largest frame when it says.
+            let bound = l.format.mFormatID == kAudioFormatOpus ? UInt32(61440)
+                : UInt32(l.magicCookie.flatMap(FLACCookie.streamInfo).map { $0.maxFrameSize } ?? 0)
+            set(kAudioFileStreamProperty_MaximumPacketSize, bound)
+            set(kAudioFileStreamProperty_PacketSizeUpperBound, bound)
         } else if let first = mpegHeader(at: 0) {
             // MPEG audio: sizes from the first frame; the upper bound is the layer's largest frame.
             let bound: UInt32 = first.layer == 1 ? 676 : first.layer == 2 ? 1729 : first.version == 1 ? 1441 : 721
@@ -201,11 +210,57 @@ final class AudioFileStreamObject: @unchecked Sendable {
         pending.removeFirst(min(offset, pending.count))
     }
 
+    /// Ogg: every complete page held is joined into packets (the stream's own pages, checksums verified,
+    /// junk and damaged pages skipped to the next capture pattern); the finished packets go out with
+    /// descriptions, each packet's frames in them when the format's packets vary.
+    private func deliverOggPages(_ l: AudioFileLayout) {
+        if oggAssembler == nil { oggAssembler = OggPacketAssembler(serial: l.oggSerial ?? 0, keepBytes: true) }
+        let codec: OggContainer.Codec = l.format.mFormatID == kAudioFormatOpus ? .opus : .flac
+        let info = l.magicCookie.flatMap(FLACCookie.streamInfo)
+        var data: [UInt8] = []
+        var descriptions: [AudioStreamPacketDescription] = []
+        var consumed = 0
+        scan: while consumed < pending.count {
+            let result = pending.withUnsafeBytes { OggPage.parse(UnsafeRawBufferPointer(rebasing: $0[consumed...])) }
+            switch result {
+            case .page(let page):
+                let bodyStart = consumed + page.headerLength
+                for packet in oggAssembler!.add(page, body: pending[bodyStart..<(bodyStart + page.bodyLength)], virtualStart: 0) {
+                    let frames = OggContainer.packetFrames(packet.head, codec: codec, streamInfo: info)
+                    guard frames > 0, let bytes = packet.bytes else { continue }
+                    descriptions.append(AudioStreamPacketDescription(mStartOffset: Int64(data.count),
+                                                                     mVariableFramesInPacket: l.format.mFramesPerPacket == 0 ? UInt32(frames) : 0,
+                                                                     mDataByteSize: UInt32(bytes.count)))
+                    data += bytes
+                }
+                consumed += page.length
+            case .needMore:
+                break scan
+            case .invalid:
+                var i = consumed + 1
+                while i + 4 <= pending.count && !(pending[i] == 0x4F && pending[i + 1] == 0x67 && pending[i + 2] == 0x67 && pending[i + 3] == 0x53) {
+                    i += 1
+                }
+                consumed = i + 4 <= pending.count ? i : max(consumed + 1, pending.count - 3)
+            }
+        }
+        pending.removeFirst(min(consumed, pending.count))
+        guard !descriptions.isEmpty else { return }
+        data.withUnsafeBytes { raw in
+            descriptions.withUnsafeMutableBufferPointer { d in
+                typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
+                                                            UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
+                unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(raw.count), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
+            }
+        }
+    }
+
     /// Hands out every complete packet held, up to the declared end of the audio.
     private func deliverPackets() {
         guard let l = layout else { return }
         if l.fileType == kAudioFileMP3Type { deliverMPEGFrames(l); return }
         if l.fileType == kAudioFileAAC_ADTSType { deliverADTSFrames(l); return }
+        if l.fileType == kOCAAudioFileOggType { deliverOggPages(l); return }
         let bpp = Int(max(l.format.mBytesPerPacket, 1))
         var usable = pending.count
         if let declared = audioDeclared { usable = Int(min(Int64(usable), max(0, declared - audioDelivered))) }

@@ -1,0 +1,194 @@
+/// Ogg is not one of Apple's file types (AudioFile.h has no constant for it); third-party components use
+/// the capture pattern 'OggS', and so does this package, under its own name.
+let kOCAAudioFileOggType: AudioFileTypeID = 0x4F67_6753  // 'OggS'
+
+/// Ogg files (.opus, .ogg, .oga) holding Opus (RFC 7845) or FLAC (the Ogg FLAC mapping). Read only.
+///
+/// Why a de-paged view: Ogg cuts packets into pages, and a packet may span several, so a packet is not
+/// one run of the file as every other container's packet index assumes. The pages are read once at open
+/// (checksums verified, damaged pages skipped as libogg skips them); the bodies of the chosen stream's
+/// pages after its headers, laid end to end, form the audio data (`DataSegmentMap`), in which every
+/// packet is contiguous. The packet index points into that joined space, so ReadPacketData, ExtAudioFile
+/// and seeking work unchanged, and memory is a few numbers per page and per packet, never the audio.
+///
+/// Opus: OpusHead is the magic cookie and its pre-skip the priming frames; the last page's granule
+/// position gives the end, so the frames past it are the remainder; OpusTags fill the info dictionary.
+/// FLAC: STREAMINFO from the mapping's first packet becomes the cookie in the native container's form,
+/// its VORBIS_COMMENT the info dictionary. Of several multiplexed streams the first Opus or FLAC one is
+/// read; a chained file (streams one after another) is read up to the end of its first stream.
+enum OggContainer: AudioFileContainer {
+    static var fileType: AudioFileTypeID { kOCAAudioFileOggType }
+
+    /// Header packets larger than this (a huge embedded picture in the tags) make the file unreadable.
+    static let maximumHeaderBytes = 1 << 24
+
+    enum Codec { case opus, flac }
+
+    static func parse(_ store: ByteStore) -> Result<AudioFileLayout, OSStatusError> {
+        var reader = OggPageReader(store: store)
+        guard let first = reader.next(), first.offset == 0, first.page.isFirst else { return .failure(OSStatusError(kAudioFileInvalidFileError)) }
+        var page: (page: OggPage, offset: Int64, body: ArraySlice<UInt8>)? = first
+        // The stream: the first beginning-of-stream page whose first packet is an Opus or FLAC ID header.
+        var codec: Codec?
+        var serial: UInt32 = 0
+        var foreign = false
+        while let p = page, p.page.isFirst, codec == nil {
+            if p.body.starts(with: Array("OpusHead".utf8)) { codec = .opus } else if p.body.starts(with: [0x7F] + Array("FLAC".utf8)) { codec = .flac } else { foreign = true }
+            if codec != nil { serial = p.page.serial } else { page = reader.next() }
+        }
+        guard let codec else { return .failure(OSStatusError(foreign ? kAudioFileUnsupportedDataFormatError : kAudioFileInvalidChunkError)) }
+        var assembler = OggPacketAssembler(serial: serial, keepBytes: true)
+
+        // Headers: OpusHead and OpusTags; FLAC's mapping packet then its metadata blocks.
+        var headers: [[UInt8]] = []
+        var headerBytes = 0
+        var headersWanted = codec == .opus ? 2 : 1
+        var dataOffset: Int64 = -1
+        while headers.count < headersWanted, let p = page {
+            for packet in assembler.add(p.page, body: p.body, virtualStart: 0) where headers.count < headersWanted {
+                let bytes = packet.bytes ?? []
+                headerBytes += bytes.count
+                guard headerBytes <= maximumHeaderBytes else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
+                if headers.isEmpty && codec == .flac {
+                    // 0x7F "FLAC" major minor, the count of header packets after this one (0: unknown), "fLaC", STREAMINFO.
+                    guard bytes.count >= 13 + 4 + FLACStreamInfo.byteCount, bytes[5] == 1 else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
+                    let more = Int(bytes[7]) << 8 | Int(bytes[8])
+                    headersWanted = more > 0 ? 1 + more : Int.max
+                } else if codec == .flac, headersWanted == Int.max, bytes.first.map({ $0 == 0xFF }) ?? true {
+                    return .failure(OSStatusError(kAudioFileInvalidChunkError))  // a frame where a metadata block belongs
+                }
+                headers.append(bytes)
+                if codec == .flac && headers.count > 1 && headersWanted == Int.max && bytes[0] & 0x80 != 0 { headersWanted = headers.count }
+            }
+            if headers.count >= headersWanted { dataOffset = p.offset + Int64(p.page.length) }
+            page = reader.next()
+        }
+        guard dataOffset >= 0 else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
+
+        // The stream's description from its ID header.
+        var format = AudioStreamBasicDescription()
+        var cookie: [UInt8]
+        var comments: [(String, String)] = []
+        var preSkip: Int64 = 0
+        var streamInfo: FLACStreamInfo?
+        switch codec {
+        case .opus:
+            guard let head = OpusHeader(headers[0]) else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
+            cookie = headers[0]
+            preSkip = Int64(head.preSkip)
+            format.mSampleRate = OpusCodec.sampleRate
+            format.mFormatID = kAudioFormatOpus
+            format.mChannelsPerFrame = UInt32(head.channels)
+            // OpusTags must follow (a lost tags page would otherwise make the first audio packet the tags).
+            guard headers[1].starts(with: Array("OpusTags".utf8)) else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
+            comments = headers[1].dropFirst(8).withUnsafeBytes { FLACMetadata.parseVorbisComment($0)?.comments } ?? []
+        case .flac:
+            guard let info = try? FLACStreamInfo(parsing: headers[0].dropFirst(13 + 4)) else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
+            streamInfo = info
+            cookie = FLACCookie.bytes(info)
+            format = AudioStreamBasicDescription(mSampleRate: Double(info.sampleRate), mFormatID: kAudioFormatFLAC,
+                                                 mFormatFlags: FLACCookie.formatFlags(bits: info.bitsPerSample), mBytesPerPacket: 0,
+                                                 mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: UInt32(info.channels),
+                                                 mBitsPerChannel: 0, mReserved: 0)
+            for block in headers.dropFirst() where block.count >= 4 && block[0] & 0x7F == FLACMetadata.BlockType.vorbisComment.rawValue {
+                comments = block.dropFirst(4).withUnsafeBytes { FLACMetadata.parseVorbisComment($0)?.comments } ?? []
+                break
+            }
+        }
+
+        // The audio: every page of the stream after the headers, up to its last page.
+        assembler.keepBytes = false
+        var map = DataSegmentMap()
+        var packets: [(offset: Int64, size: UInt32, frames: UInt32)] = []
+        var firstGranule: Int64 = -1, framesBeforeFirstGranule: Int64 = 0
+        var lastGranule: Int64 = -1
+        var frameTotal: Int64 = 0
+        while let p = page {
+            page = reader.next()
+            guard p.page.serial == serial else { continue }
+            let start = map.length
+            map.append(fileOffset: p.offset + Int64(p.page.headerLength), count: p.page.bodyLength)
+            let ended = assembler.add(p.page, body: p.body, virtualStart: start)
+            for packet in ended {
+                let frames = packetFrames(packet.head, codec: codec, streamInfo: streamInfo)
+                // Not audio this stream can decode (an empty packet ending the stream, say): left out.
+                guard frames > 0 else { continue }
+                packets.append((packet.virtualOffset, UInt32(packet.size), UInt32(frames)))
+                frameTotal += Int64(frames)
+            }
+            // The granule position counts the frames of every packet ended so far, on this page included.
+            if !ended.isEmpty && p.page.granulePosition >= 0 {
+                if firstGranule < 0 { firstGranule = p.page.granulePosition; framesBeforeFirstGranule = frameTotal }
+                lastGranule = p.page.granulePosition
+            }
+            if p.page.isLast { break }
+        }
+
+        // Packets of one length are described by the format; the last one may be shorter (FLAC's last block).
+        let common = packets.first?.frames ?? 0
+        let fixed = packets.dropLast().allSatisfy { $0.frames == common } && (packets.last.map { $0.frames <= common } ?? true)
+            && (codec == .flac || packets.last.map { $0.frames == common } ?? true)
+        format.mFramesPerPacket = fixed ? common : 0
+        if codec == .opus && packets.isEmpty { format.mFramesPerPacket = UInt32(OpusCodec.framesPerPacket) }
+        let base = packets.first?.offset ?? 0
+        map.trimFront(to: base)
+        var index = PacketIndex(variableFrames: !fixed)
+        for p in packets { index.append(offset: p.offset - base, size: p.size, frames: p.frames) }
+        let total = fixed ? Int64(packets.count) * Int64(common) : frameTotal
+
+        // Priming (Opus's pre-skip) and the frames the last granule position cuts off the end.
+        let startGranule = firstGranule >= 0 ? max(0, firstGranule - framesBeforeFirstGranule) : 0
+        let priming = min(preSkip, total)
+        var valid = total - priming
+        if lastGranule >= 0 { valid = min(valid, max(0, lastGranule - startGranule - priming)) }
+        if codec == .flac, var info = streamInfo, info.totalSamples == 0 {
+            // Written before the audio (ffmpeg cannot go back in an Ogg stream): the totals and frame sizes as the
+            // native container's file states them.
+            if info.totalSamples == 0 { info.totalSamples = valid }
+            if index.count > 0 {
+                info.minFrameSize = Int(index.sizes.min()!)
+                info.maxFrameSize = Int(index.maximumSize)
+            }
+            if info.isValid { cookie = FLACCookie.bytes(info) }
+        }
+
+        var dictionary: [String: String] = [:]
+        for (key, value) in comments {
+            if let k = FLACContainer.commentKeys[key.uppercased()], dictionary[k] == nil { dictionary[k] = value }
+        }
+        var layout = AudioFileLayout(fileType: kOCAAudioFileOggType, format: format, dataOffset: dataOffset,
+                                     dataByteCount: index.dataEnd, magicCookie: cookie, info: dictionary)
+        layout.packetIndex = index
+        layout.dataSegments = map
+        layout.oggSerial = serial
+        if packets.isEmpty && preSkip > 0 {
+            // Only the headers so far (a stream being parsed): the priming is known, the end not yet.
+            layout.packetTable = AudioFilePacketTableInfo(mNumberValidFrames: 0, mPrimingFrames: Int32(clamping: preSkip), mRemainderFrames: 0)
+        } else if priming > 0 || valid < total {
+            layout.packetTable = AudioFilePacketTableInfo(mNumberValidFrames: valid, mPrimingFrames: Int32(clamping: priming),
+                                                          mRemainderFrames: Int32(clamping: total - priming - valid))
+        }
+        layout.tailLocked = true
+        return .success(layout)
+    }
+
+    /// The frames an audio packet holds, from its first bytes: Opus's TOC, a FLAC frame header (0: not audio).
+    static func packetFrames(_ head: [UInt8], codec: Codec, streamInfo: FLACStreamInfo?) -> Int {
+        switch codec {
+        case .opus: return OpusCodec.frames(inPacket: head)
+        case .flac:
+            return head.withUnsafeBytes { raw in
+                if case .success(let h) = FLACFrameHeader.parse(raw, at: 0, streamInfo: streamInfo) { return h.blockSize }
+                return 0
+            }
+        }
+    }
+
+    /// A new Ogg file: not written (read only).
+    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        .failure(OSStatusError(kAudioFileUnsupportedFileTypeError))
+    }
+
+    /// No header fields: Ogg files are not written.
+    static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] { [] }
+}
