@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of hostile input with libFuzzer + AddressSanitizer for a bounded time: one target per
-# container (WAVE/RF64, AIFF/AIFC, CAF, MP3, FLAC, MP4, ADTS AAC, through AudioFileOpenWithCallbacks), AudioFileStream, ExtAudioFile
+# container (WAVE/RF64, AIFF/AIFC, CAF, MP3, FLAC, MP4, ADTS AAC, Ogg, through AudioFileOpenWithCallbacks), AudioFileStream, ExtAudioFile
 # reading with a client format (the converter and resampler behind it), afinfo's report, and network MIDI's
 # RTP-MIDI/AppleMIDI packet parser (FuzzRTPMIDI, whose corpus is Corpus/rtpmidi: seeds and regressions alike).
 # Core MIDI's MIDI 1.0 byte parser with UMP conversion (FuzzMIDIBytes) has its own corpus in FuzzTesting/MIDICorpus.
@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzADTS FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzDLS FuzzMIDIBytes FuzzMIDIFile)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzADTS FuzzOgg FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzDLS FuzzMIDIBytes FuzzMIDIFile)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
 seeds=$(mktemp -d)
@@ -29,7 +29,7 @@ for spec in "wav -b 16 -c 1" "wav -b 24 -c 2" "wav -e floating-point -b 32 -c 1"
     sox -n -r 8000 "$@" "$seeds/seed-$RANDOM.$ext" synth 0.005 sine 440
 done
 # Compressed seeds: the codecs' bitstreams behind the containers (MP3 with ID3 and a LAME tag, IMA4, G.711, FLAC).
-for spec in "mp3 libmp3lame" "aiff adpcm_ima_qt" "caf adpcm_ima_qt" "wav pcm_mulaw" "caf pcm_alaw" "flac flac" "m4a aac" "m4a alac" "aac aac"; do
+for spec in "mp3 libmp3lame" "aiff adpcm_ima_qt" "caf adpcm_ima_qt" "wav pcm_mulaw" "caf pcm_alaw" "flac flac" "m4a aac" "m4a alac" "aac aac" "opus libopus" "oga flac"; do
     set -- $spec
     ffmpeg -v error -f lavfi -i "sine=f=440:d=0.1:sample_rate=8000" -c:a "$2" -metadata title=seed "$seeds/seed-$RANDOM.$1"
 done

@@ -3,9 +3,9 @@ import FileExercises
 import Foundation
 import Testing
 
-/// A malformed-file set: 12 files made by sox and ffmpeg (WAVE, AIFF, CAF with PCM and ALAC, FLAC, MP3, M4A with AAC
-/// and ALAC, ADTS, Opus in CAF-less MP4, 24-bit WAVE, a 5.1 WAVE) each cut and corrupted ten ways (with the five
-/// non-audio ones: 125). Every open answers noErr or one of Audio File Services' own codes, with the file's type as a hint
+/// A malformed-file set: 14 files made by sox and ffmpeg (WAVE, AIFF, CAF with PCM and ALAC, FLAC, MP3, M4A with AAC
+/// and ALAC, ADTS, Opus in CAF-less MP4, 24-bit WAVE, a 5.1 WAVE, Opus and FLAC in Ogg) each cut and corrupted ten
+/// ways, the Ogg ones ten more ways of Ogg's own (with the five non-audio ones: 165). Every open answers noErr or one of Audio File Services' own codes, with the file's type as a hint
 /// and without; every case is then read by every path a client takes (FileExercises: packets, ExtAudioFile through
 /// the converter, the report, AudioFileStream) without a crash, and in bounded time. Non-audio bytes are 'typ?'.
 @Suite struct MalformedFileSetTests {
@@ -27,6 +27,7 @@ import Testing
         case "mp3": kAudioFileMP3Type
         case "m4a": kAudioFileM4AType
         case "aac": kAudioFileAAC_ADTSType
+        case "opus", "oga": OCAFormat.fourCharCode("OggS")  // this package's Ogg type (Apple has none)
         default: kAudioFileMPEG4Type
         }
         return (name, try Data(contentsOf: url), hint)
@@ -48,6 +49,8 @@ import Testing
             try seed(dir, "alac.m4a", ffmpeg, tone + ["-c:a", "alac", "OUT"]),
             try seed(dir, "tone.aac", ffmpeg, tone + ["-c:a", "aac", "-f", "adts", "OUT"]),
             try seed(dir, "opus.mp4", ffmpeg, tone + ["-ar", "48000", "-c:a", "libopus", "-b:a", "64k", "OUT"]),
+            try seed(dir, "tone.opus", ffmpeg, tone + ["-ar", "48000", "-c:a", "libopus", "-b:a", "64k", "-metadata", "title=T", "OUT"]),
+            try seed(dir, "flac.oga", ffmpeg, tone + ["-c:a", "flac", "-metadata", "title=T", "OUT"]),
         ]
     }
 
@@ -83,6 +86,75 @@ import Testing
         return out
     }
 
+    /// Ogg's own ways to break a file, each page's checksum made right again where the point is to get past it: a
+    /// page's checksum wrong, a page claiming 255 lacing values of 255 (64 KiB past the file), the last granule
+    /// position huge and negative, OpusHead's pre-skip 65535 and its channel count 0, two pages swapped, the
+    /// end-of-stream flag on the first audio page.
+    static func oggMutations(_ d: Data) -> [(String, Data)] {
+        var b = [UInt8](d)
+        var pages: [Int] = []
+        var i = 0
+        while i + 27 <= b.count, b[i..<(i + 4)].elementsEqual("OggS".utf8) {
+            pages.append(i)
+            let segments = Int(b[i + 26])
+            guard i + 27 + segments <= b.count else { break }
+            i += 27 + segments + b[(i + 27)..<(i + 27 + segments)].reduce(0) { $0 + Int($1) }
+        }
+        guard pages.count >= 3 else { return [] }
+        func crc(_ bytes: inout [UInt8], page at: Int) {
+            let segments = Int(bytes[at + 26])
+            let end = at + 27 + segments + bytes[(at + 27)..<(at + 27 + segments)].reduce(0) { $0 + Int($1) }
+            guard end <= bytes.count else { return }
+            bytes.replaceSubrange((at + 22)..<(at + 26), with: [0, 0, 0, 0])
+            var c: UInt32 = 0
+            for x in bytes[at..<end] {
+                c ^= UInt32(x) << 24
+                for _ in 0..<8 { c = c & 0x8000_0000 != 0 ? (c << 1) ^ 0x04C1_1DB7 : c << 1 }
+            }
+            bytes.replaceSubrange((at + 22)..<(at + 26), with: (0..<4).map { UInt8(truncatingIfNeeded: c >> (8 * $0)) })
+        }
+        var out: [(String, Data)] = []
+        for (n, at) in pages.prefix(3).enumerated() {
+            var x = b
+            x[at + 22] ^= 0x01
+            out.append(("page \(n) checksum wrong", Data(x)))
+        }
+        var lacing = b
+        lacing[pages[2] + 26] = 255
+        lacing.replaceSubrange((pages[2] + 27)..<(pages[2] + 28), with: [UInt8](repeating: 255, count: 255))
+        crc(&lacing, page: pages[2])
+        out.append(("255 lacing values of 255", Data(lacing)))
+        var granule = b
+        granule.replaceSubrange((pages.last! + 6)..<(pages.last! + 14), with: [0, 0, 0, 0, 0, 0, 0, 0x80])
+        crc(&granule, page: pages.last!)
+        out.append(("last granule position -2^63", Data(granule)))
+        var huge = b
+        huge.replaceSubrange((pages.last! + 6)..<(pages.last! + 14), with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+        crc(&huge, page: pages.last!)
+        out.append(("last granule position 2^63-1", Data(huge)))
+        if b[(pages[0] + 28)..<(pages[0] + 36)].elementsEqual("OpusHead".utf8) {
+            var preSkip = b
+            preSkip[pages[0] + 28 + 10] = 0xFF
+            preSkip[pages[0] + 28 + 11] = 0xFF
+            crc(&preSkip, page: pages[0])
+            out.append(("pre-skip 65535", Data(preSkip)))
+            var channels = b
+            channels[pages[0] + 28 + 9] = 0
+            crc(&channels, page: pages[0])
+            out.append(("0 channels", Data(channels)))
+        }
+        var swapped = b
+        let p2 = Array(b[pages[1]..<pages[2]])
+        swapped.removeSubrange(pages[1]..<pages[2])
+        swapped.insert(contentsOf: p2, at: pages[2] - p2.count + (pages.count > 3 ? pages[3] - pages[2] : 0))
+        out.append(("pages swapped", Data(swapped)))
+        var eos = b
+        eos[pages[2] + 5] |= 4
+        crc(&eos, page: pages[2])
+        out.append(("end of stream on the first audio page", Data(eos)))
+        return out
+    }
+
     /// Opens `data` from memory with `hint`.
     static func open(_ data: Data, hint: AudioFileTypeID) -> OSStatus {
         data.withUnsafeBytes { raw in
@@ -113,6 +185,7 @@ import Testing
             // The intact file opens: the set breaks files we read.
             #expect(Self.open(data, hint: 0) == noErr, "\(name) intact")
             cases += Self.mutations(data).map { ("\(name): \($0.0)", $0.1, hint) }
+            cases += Self.oggMutations(data).map { ("\(name): \($0.0)", $0.1, hint) }
         }
         // Not audio at all: answered 'typ?' with no hint, as Apple's AudioFile does.
         var random = Data(count: 4096)
