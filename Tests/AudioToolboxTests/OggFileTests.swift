@@ -315,3 +315,77 @@ import Testing
         #expect(floats.count > 0)
     }
 }
+
+extension OggFileTests {
+    /// Ogg Opus written through ExtAudioFile: ffprobe sees the stream, ffmpeg decodes exactly the source's
+    /// length (our pre-skip and end trim honoured) close to the source; we read it back the same; a page
+    /// per second, a packet longer than a page continues on the next.
+    @Test(arguments: [48000 + 333, 5 * 48000 + 17, 100])
+    func writesOggOpusThatFFmpegReads(_ frames: Int) throws {
+        let url = FileSupport.tempURL("opus")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var format = AudioStreamBasicDescription()
+        format.mSampleRate = 48000
+        format.mFormatID = kAudioFormatOpus
+        format.mChannelsPerFrame = 2
+        var x: ExtAudioFileRef?
+        try #require(ExtAudioFileCreateWithURL(url as CFURL, Self.oggType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
+        var client = OCAFormat.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var source = OpusFileTests.source(frames: frames)
+        // In uneven slices, as a recorder writes.
+        var done = 0
+        while done < frames {
+            let n = min(frames - done, 1000 + done % 777)
+            let status = source.withUnsafeMutableBytes { raw -> OSStatus in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(8 * n),
+                                                                                     mData: raw.baseAddress! + 8 * done))
+                return ExtAudioFileWrite(x!, UInt32(n), &list)
+            }
+            try #require(status == noErr)
+            done += n
+        }
+        try #require(ExtAudioFileDispose(x!) == noErr)
+        let ffprobe = "/usr/bin/ffprobe"
+        let (status, text) = try FileSupport.run(ffprobe, ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels,initial_padding,duration_ts", "-of", "csv=p=0", url.path])
+        try #require(status == 0, "ffprobe: \(text)")
+        #expect(text.contains("opus"), "\(text)")
+        let theirs = try Self.ffmpegFloats(url, libopus: true)
+        #expect(theirs.count == 2 * frames, "ffmpeg decoded \(theirs.count / 2) frames of \(frames)")
+        let (ours, length) = try OpusFileTests.readFloats(url)
+        #expect(length == Int64(frames) && ours.count == 2 * frames)
+        #expect(Self.snr(theirs, ours) >= 60)
+        if frames > 4000 {
+            // In time with the source (the priming cut exactly), within Opus's error at 128 kb/s.
+            let snr = Self.snr(source, ours)
+            #expect(snr > 20, "SNR \(snr) dB")
+        }
+        var file: AudioFileID?
+        try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &file) == noErr)
+        defer { AudioFileClose(file!) }
+        let table = Self.property(file!, kAudioFilePropertyPacketTableInfo, AudioFilePacketTableInfo()).1
+        #expect(table.mNumberValidFrames == Int64(frames) && table.mPrimingFrames > 0)
+    }
+
+    /// AudioFileWritePackets: a packet of 65,300 bytes (longer than a page holds) is split over pages and read back whole.
+    @Test func longPacketsContinueOnTheNextPage() throws {
+        let url = FileSupport.tempURL("opus")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var format = AudioStreamBasicDescription()
+        format.mSampleRate = 48000
+        format.mFormatID = kAudioFormatOpus
+        format.mChannelsPerFrame = 1
+        format.mFramesPerPacket = 960
+        var file: AudioFileID?
+        try #require(AudioFileCreateWithURL(url as CFURL, Self.oggType, &format, .eraseFile, &file) == noErr)
+        // A code-3 CELT packet (TOC 0xF8 | 3: 20 ms frames, the count byte says 1) padded far past a page.
+        let packets: [[UInt8]] = [[0xFB, 0x01] + [UInt8](repeating: 7, count: 65_300), [0xF8, 1, 2, 3], [0xFB, 0x01] + [UInt8](repeating: 9, count: 255 * 3 - 2)]
+        for (i, p) in packets.enumerated() {
+            var d = AudioStreamPacketDescription(mStartOffset: 0, mVariableFramesInPacket: 0, mDataByteSize: UInt32(p.count))
+            var n: UInt32 = 1
+            #expect(AudioFileWritePackets(file!, false, UInt32(p.count), &d, Int64(i), &n, p) == noErr)
+        }
+        #expect(AudioFileClose(file!) == noErr)
+        #expect(try Self.filePackets(url) == packets)
+    }
+}

@@ -277,9 +277,9 @@ struct AudioFileTypeInfo {
                           utis: ["public.aac-audio"], pcm: [], compressed: [kAudioFormatMPEG4AAC]),
         AudioFileTypeInfo(type: kAudioFileMP3Type, name: "MPEG Layer 3", extensions: ["mp3"], mimeTypes: ["audio/mpeg", "audio/mpeg3"],
                           utis: ["public.mp3"], pcm: [], compressed: [kAudioFormatMPEGLayer3], writable: false),
-        // Not one of Apple's types: Opus and FLAC in Ogg, read only, under this package's 'OggS'.
+        // Not one of Apple's types: Opus and FLAC in Ogg (Opus written too), under this package's 'OggS'.
         AudioFileTypeInfo(type: kOCAAudioFileOggType, name: "Ogg", extensions: ["ogg", "opus", "oga"], mimeTypes: ["audio/ogg", "audio/opus"],
-                          utis: ["org.xiph.ogg-audio"], pcm: [], compressed: [kAudioFormatOpus, kAudioFormatFLAC], writable: false),
+                          utis: ["org.xiph.ogg-audio"], pcm: [], compressed: [kAudioFormatOpus]),
     ]
 
     static func find(_ type: AudioFileTypeID) -> AudioFileTypeInfo? { all.first { $0.type == type } }

@@ -23,6 +23,8 @@ final class AudioFileObject: @unchecked Sendable {
     /// The data size the header last recorded (interim patches while writing).
     var patchedByteCount: Int64 = 0
     let lock = NSLock()
+    /// Ogg being written: the packets not yet in pages, the page sequence and granule position.
+    var oggWriter: OggStreamWriter?
 
     /// While a file grows its header is rewritten after about every second of audio (64 KiB to 8 MiB), so
     /// a writer killed mid-way leaves a file whose header covers all but the last second. CAF needs none:
@@ -183,6 +185,10 @@ final class AudioFileObject: @unchecked Sendable {
     func writePackets(at start: Int64, count: Int, bytes: Int, from buffer: UnsafeRawPointer,
                       descriptions: UnsafePointer<AudioStreamPacketDescription>?) -> OSStatus {
         guard start >= 0 else { return kAudioFileInvalidPacketOffsetError }
+        if layout.fileType == kOCAAudioFileOggType {
+            guard start == packetCount else { return kAudioFileInvalidPacketOffsetError }
+            return writeOggPackets(count: count, bytes: bytes, from: buffer, descriptions: descriptions)
+        }
         guard var index = layout.packetIndex else {
             return writeBytes(at: start * bytesPerPacket, count: count * Int(bytesPerPacket), from: buffer)
         }
@@ -215,7 +221,8 @@ final class AudioFileObject: @unchecked Sendable {
     /// Sets the priming and remainder frames (and valid frames) a finished file records.
     func setPacketTableInfo(_ info: AudioFilePacketTableInfo) -> OSStatus {
         guard writable else { return kAudioFilePermissionsError }
-        guard layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType || isWrittenMP4 else { return kAudioFileOperationNotSupportedError }
+        guard layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType || isWrittenMP4
+                || layout.fileType == kOCAAudioFileOggType else { return kAudioFileOperationNotSupportedError }
         guard info.mPrimingFrames >= 0, info.mRemainderFrames >= 0 else { return kAudio_ParamError }
         layout.packetTable = info
         headerDirty = true
@@ -294,6 +301,8 @@ final class AudioFileObject: @unchecked Sendable {
     func writeBytes(at start: Int64, count: Int, from buffer: UnsafeRawPointer) -> OSStatus {
         guard writable else { return kAudioFilePermissionsError }
         guard start >= 0 else { return kAudioFilePositionError }
+        // Ogg data is pages, written from packets only.
+        if layout.fileType == kOCAAudioFileOggType { return kAudioFileOperationNotSupportedError }
         let end = start + Int64(count)
         if layout.fileType == kAudioFileWAVEType || layout.fileType == kAudioFileAIFFType || layout.fileType == kAudioFileAIFCType,
            layout.dataOffset + end > Int64(UInt32.max) {
@@ -316,6 +325,7 @@ final class AudioFileObject: @unchecked Sendable {
     func updateHeader(final: Bool = true) -> OSStatus {
         guard writable, headerDirty else { return noErr }
         if case .mp4 = layout.headerPatch { return updateMP4Header(final: final) }
+        if layout.fileType == kOCAAudioFileOggType { return updateOggHeader(final: final) }
         for (offset, bytes) in container.sizeFields(layout, dataByteCount: layout.dataByteCount) {
             guard store.write(at: offset, bytes) else { return store.writeFailure }
         }

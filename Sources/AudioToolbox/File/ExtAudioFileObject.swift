@@ -391,7 +391,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
                 let s = file.setMagicCookie(cookie)
                 if s != noErr { return s }
             }
-            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileCAFType || file.layout.fileType == kAudioFileFLACType || file.isWrittenMP4 {
+            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileCAFType || file.layout.fileType == kAudioFileFLACType || file.isWrittenMP4
+                || file.layout.fileType == kOCAAudioFileOggType {
                 let priming = Int64(stage.encoder.primeInfo.leadingFrames)
                 let valid = writtenValidFramesBefore + stage.encodedInputFrames
                 let total = file.totalFrames

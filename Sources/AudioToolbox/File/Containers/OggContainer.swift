@@ -2,7 +2,7 @@
 /// the capture pattern 'OggS', and so does this package, under its own name.
 let kOCAAudioFileOggType: AudioFileTypeID = 0x4F67_6753  // 'OggS'
 
-/// Ogg files (.opus, .ogg, .oga) holding Opus (RFC 7845) or FLAC (the Ogg FLAC mapping). Read only.
+/// Ogg files (.opus, .ogg, .oga) holding Opus (RFC 7845) or FLAC (the Ogg FLAC mapping); Opus is written too.
 ///
 /// Why a de-paged view: Ogg cuts packets into pages, and a packet may span several, so a packet is not
 /// one run of the file as every other container's packet index assumes. The pages are read once at open
@@ -184,11 +184,31 @@ enum OggContainer: AudioFileContainer {
         }
     }
 
-    /// A new Ogg file: not written (read only).
-    static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
-        .failure(OSStatusError(kAudioFileUnsupportedFileTypeError))
+    /// The comment header written: "OpusTags", the vendor, no comments.
+    static let tagsPacket: [UInt8] = {
+        let vendor = Array("OpenCoreAudio".utf8)
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        return Array("OpusTags".utf8) + le32(vendor.count) + vendor + le32(0)
+    }()
+
+    /// A new Ogg Opus file (mono or stereo): its OpusHead and OpusTags pages; the audio pages follow as
+    /// packets are written (see AudioFileObject+Ogg). Other formats: kAudioFileUnsupportedDataFormatError.
+    static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        guard f.mFormatID == kAudioFormatOpus, var stored = OpusCodec.complete(f, magicCookie), (1...2).contains(stored.mChannelsPerFrame) else {
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        stored.mSampleRate = OpusCodec.sampleRate
+        let head = magicCookie.flatMap(OpusHeader.init) ?? OpusHeader(channels: Int(stored.mChannelsPerFrame), preSkip: 312, inputSampleRate: 48000)
+        let serial = UInt32.random(in: 1...UInt32.max)
+        let header = OggStreamWriter.headerPages(serial: serial, id: head.bytes, comments: tagsPacket)
+        var layout = AudioFileLayout(fileType: kOCAAudioFileOggType, format: stored, dataOffset: Int64(header.count), dataByteCount: 0,
+                                     magicCookie: head.bytes)
+        layout.packetIndex = PacketIndex(variableFrames: stored.mFramesPerPacket == 0)
+        layout.dataSegments = DataSegmentMap()
+        layout.oggSerial = serial
+        return .success((header, layout))
     }
 
-    /// No header fields: Ogg files are not written.
+    /// No size fields: pages carry their own sizes (the end is written at close, see AudioFileObject+Ogg).
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] { [] }
 }
