@@ -54,8 +54,9 @@ enum OggContainer: AudioFileContainer {
                     guard bytes.count >= 13 + 4 + FLACStreamInfo.byteCount, bytes[5] == 1 else { return .failure(OSStatusError(kAudioFileInvalidChunkError)) }
                     let more = Int(bytes[7]) << 8 | Int(bytes[8])
                     headersWanted = more > 0 ? 1 + more : Int.max
-                } else if codec == .flac, headersWanted == Int.max, bytes.first.map({ $0 == 0xFF }) ?? true {
-                    return .failure(OSStatusError(kAudioFileInvalidChunkError))  // a frame where a metadata block belongs
+                } else if codec == .flac, bytes.first.map({ $0 == 0xFF }) ?? true {
+                    // A frame where a metadata block belongs (a header count that overstates, or none given and no last block).
+                    return .failure(OSStatusError(kAudioFileInvalidChunkError))
                 }
                 headers.append(bytes)
                 if codec == .flac && headers.count > 1 && headersWanted == Int.max && bytes[0] & 0x80 != 0 { headersWanted = headers.count }
