@@ -221,6 +221,20 @@ def ours():
                 have.setdefault(name, ("type", None))
             elif kind == "VarDecl" and name:
                 have.setdefault(name, ("const", None))
+    # Object-like macros (string keys such as kAFInfoDictionary_Title, numeric defines): the AST dump leaves them
+    # out, but Swift imports them as constants. Function-like macros do not import, so they are skipped.
+    define = re.compile(r"^\s*#\s*define\s+(\w+)(?!\()\s*(.*)$")
+    for cdir in OURS_C.values():
+        for dirpath, _, names in os.walk(os.path.join(ROOT, "Sources", cdir, "include")):
+            for n in names:
+                if not n.endswith(".h"):
+                    continue
+                for line in strip_comments(open(os.path.join(dirpath, n), encoding="utf-8").read()).split("\n"):
+                    m = define.match(line)
+                    if not m or not m.group(2).strip():
+                        continue  # include guards define no value
+                    lit = re.fullmatch(r"\(?\s*(-?(?:0x[0-9a-fA-F]+|\d+))[uUlL]*\s*\)?", m.group(2).strip())
+                    have.setdefault(m.group(1), ("const", int(lit.group(1), 0) if lit else None))
     decl = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*public\s+(?:(?:static|final|nonisolated)\s+)*(func|let|var|struct|class|enum|typealias|protocol)\s+`?(\w+)`?")
     for module in OURS_SWIFT:
         for dirpath, _, names in os.walk(os.path.join(ROOT, "Sources", module)):
