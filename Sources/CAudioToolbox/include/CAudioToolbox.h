@@ -15,4 +15,5 @@
 #include "AudioFileStream.h"
 #include "AudioQueue.h"
 #include "AudioServices.h"
+#include "AudioSession.h"
 #include "MusicPlayer.h"
