@@ -113,6 +113,16 @@ static inline int oca_jack_process(jack_nframes_t nframes, void *arg) {
     int timed = jack_get_cycle_times(s->client, &cur_frames, &cur_usecs, &next_usecs, &period_usecs) == 0 && nframes > 0
         && next_usecs > cur_usecs;
     double usecs_per_frame = timed ? (double)(next_usecs - cur_usecs) / nframes : 0;
+    if (!timed && nframes > 0) {
+        // No cycle times this cycle (seen once with the dummy driver under RealtimeSanitizer): the cycle starts now,
+        // at the nominal rate. Without this, a timed event went out at once and input was stamped 0.
+        jack_nframes_t rate = jack_get_sample_rate(s->client);
+        if (rate > 0) {
+            cur_usecs = jack_get_time();
+            usecs_per_frame = 1e6 / rate;
+            timed = 1;
+        }
+    }
     int64_t offset_ns = __atomic_load_n(&s->host_offset_ns, __ATOMIC_ACQUIRE);
     for (int i = 0; i < OCA_JACK_SLOTS; i++) {
         jack_port_t *port = __atomic_load_n(&s->slots[i].port, __ATOMIC_ACQUIRE);
