@@ -46,7 +46,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     private var _preferredIOBufferDuration = 0.0
     private var _preferredInput: AVAudioSessionPortDescription?
     /// What activation changed on each device, to put back on deactivation.
-    private var saved: [AudioObjectID: (rate: Double?, frames: UInt32?)] = [:]
+    private var saved: SessionHardware.Saved = [:]
     /// The route last reported, and the devices there were then (to tell a new device from a vanished one).
     private var lastRoute: AVAudioSessionRouteDescription?
     private var lastDevices: Set<AudioObjectID> = []
@@ -213,40 +213,10 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// Sets the nearest rate and buffer size each session device offers to the preferences (caller holds the lock).
     private func applyPreferences() {
-        for id in sessionDevices() {
-            var entry = saved[id] ?? (rate: nil, frames: nil)
-            if _preferredSampleRate > 0, let rate = nearestRate(id, _preferredSampleRate),
-               let old = AVAudioSessionHardware.double(id, kAudioDevicePropertyNominalSampleRate), old != rate {
-                if entry.rate == nil { entry.rate = old }
-                _ = AVAudioSessionHardware.set(id, kAudioDevicePropertyNominalSampleRate, rate)
-            }
-            if _preferredIOBufferDuration > 0, let rate = AVAudioSessionHardware.double(id, kAudioDevicePropertyNominalSampleRate),
-               let range = AVAudioSessionHardware.bufferFrameRange(id),
-               let old = AVAudioSessionHardware.uint32(id, kAudioDevicePropertyBufferFrameSize) {
-                let frames = UInt32(min(max((_preferredIOBufferDuration * rate).rounded(), range.mMinimum), range.mMaximum))
-                if frames != old {
-                    if entry.frames == nil { entry.frames = old }
-                    _ = AVAudioSessionHardware.set(id, kAudioDevicePropertyBufferFrameSize, frames)
-                }
-            }
-            if entry.rate != nil || entry.frames != nil { saved[id] = entry }
-        }
+        SessionHardware.apply(preferredRate: _preferredSampleRate, duration: _preferredIOBufferDuration, to: sessionDevices(), saved: &saved)
     }
 
-    private func restoreDevices() {
-        for (id, entry) in saved {
-            if let rate = entry.rate { _ = AVAudioSessionHardware.set(id, kAudioDevicePropertyNominalSampleRate, rate) }
-            if let frames = entry.frames { _ = AVAudioSessionHardware.set(id, kAudioDevicePropertyBufferFrameSize, frames) }
-        }
-        saved = [:]
-    }
-
-    /// The rate the device offers nearest to `rate` (within a range it offers, `rate` itself).
-    private func nearestRate(_ id: AudioObjectID, _ rate: Double) -> Double? {
-        let ranges = AVAudioSessionHardware.availableRates(id)
-        if ranges.contains(where: { $0.mMinimum <= rate && rate <= $0.mMaximum }) { return rate }
-        return ranges.flatMap { [$0.mMinimum, $0.mMaximum] }.min { abs($0 - rate) < abs($1 - rate) }
-    }
+    private func restoreDevices() { SessionHardware.restore(&saved) }
 
     // MARK: Preferences and hardware
 

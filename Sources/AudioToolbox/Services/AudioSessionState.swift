@@ -30,7 +30,7 @@ final class AudioSessionState: @unchecked Sendable {
     private var switches: [AudioSessionPropertyID: UInt32] = [:]
     private var listeners: [Listener] = []
     /// What activation changed on each device, to put back on deactivation.
-    private var saved: [AudioObjectID: (rate: Double?, frames: UInt32?)] = [:]
+    private var saved: SessionHardware.Saved = [:]
 
     static let categories: Set<UInt32> = Set([kAudioSessionCategory_AmbientSound, kAudioSessionCategory_SoloAmbientSound,
         kAudioSessionCategory_MediaPlayback, kAudioSessionCategory_RecordAudio, kAudioSessionCategory_PlayAndRecord,
@@ -81,36 +81,10 @@ final class AudioSessionState: @unchecked Sendable {
 
     /// Sets the nearest rate and buffer size each session device offers to the preferences (caller holds the lock).
     private func applyPreferences() {
-        for id in sessionDevices() {
-            var entry = saved[id] ?? (rate: nil, frames: nil)
-            if preferredRate > 0, let old = SessionHardware.double(id, kAudioDevicePropertyNominalSampleRate) {
-                let ranges = SessionHardware.availableRates(id)
-                let rate = ranges.contains { $0.mMinimum <= preferredRate && preferredRate <= $0.mMaximum } ? preferredRate
-                    : ranges.flatMap { [$0.mMinimum, $0.mMaximum] }.min { abs($0 - preferredRate) < abs($1 - preferredRate) }
-                if let rate, rate != old {
-                    if entry.rate == nil { entry.rate = old }
-                    _ = SessionHardware.set(id, kAudioDevicePropertyNominalSampleRate, rate)
-                }
-            }
-            if preferredDuration > 0, let rate = SessionHardware.double(id, kAudioDevicePropertyNominalSampleRate),
-               let range = SessionHardware.bufferFrameRange(id), let old = SessionHardware.uint32(id, kAudioDevicePropertyBufferFrameSize) {
-                let frames = UInt32(min(max((Double(preferredDuration) * rate).rounded(), range.mMinimum), range.mMaximum))
-                if frames != old {
-                    if entry.frames == nil { entry.frames = old }
-                    _ = SessionHardware.set(id, kAudioDevicePropertyBufferFrameSize, frames)
-                }
-            }
-            if entry.rate != nil || entry.frames != nil { saved[id] = entry }
-        }
+        SessionHardware.apply(preferredRate: preferredRate, duration: Double(preferredDuration), to: sessionDevices(), saved: &saved)
     }
 
-    private func restoreDevices() {
-        for (id, entry) in saved {
-            if let rate = entry.rate { _ = SessionHardware.set(id, kAudioDevicePropertyNominalSampleRate, rate) }
-            if let frames = entry.frames { _ = SessionHardware.set(id, kAudioDevicePropertyBufferFrameSize, frames) }
-        }
-        saved = [:]
-    }
+    private func restoreDevices() { SessionHardware.restore(&saved) }
 
     // MARK: Properties
 
@@ -185,46 +159,32 @@ final class AudioSessionState: @unchecked Sendable {
         var notify: [Listener] = []
         let status: OSStatus = lock.withLock {
             guard initialized else { return OSStatus(kAudioSessionNotInitialized) }
-            func expect(_ n: Int) -> Bool { Int(size) == n }
+            /// Checks the size and the value, then stores it: the steps every settable property shares.
+            func take<T: BitwiseCopyable>(_: T.Type, valid: (T) -> Bool = { _ in true }, store: (T) -> Void) -> OSStatus {
+                guard Int(size) == MemoryLayout<T>.size else { return OSStatus(kAudioSessionBadPropertySizeError) }
+                let value = data.loadUnaligned(as: T.self)
+                guard valid(value) else { return kAudio_ParamError }
+                store(value)
+                return noErr
+            }
             switch Int(id) {
             case kAudioSessionProperty_AudioCategory:
-                guard expect(4) else { return OSStatus(kAudioSessionBadPropertySizeError) }
-                let value = data.loadUnaligned(as: UInt32.self)
-                guard Self.categories.contains(value) else { return kAudio_ParamError }
-                if value != category {
+                return take(UInt32.self, valid: Self.categories.contains) { value in
+                    guard value != category else { return }
                     category = value
                     if active { applyPreferences() }
                     notify = listeners.filter { $0.id == AudioSessionPropertyID(kAudioSessionProperty_AudioRouteChange) }
                 }
-                return noErr
             case kAudioSessionProperty_Mode:
-                guard expect(4) else { return OSStatus(kAudioSessionBadPropertySizeError) }
-                let value = data.loadUnaligned(as: UInt32.self)
-                guard Self.modes.contains(value) else { return kAudio_ParamError }
-                mode = value
-                return noErr
+                return take(UInt32.self, valid: Self.modes.contains) { mode = $0 }
             case kAudioSessionProperty_PreferredHardwareSampleRate:
-                guard expect(8) else { return OSStatus(kAudioSessionBadPropertySizeError) }
-                let value = data.loadUnaligned(as: Float64.self)
-                guard value > 0, value.isFinite else { return kAudio_ParamError }
-                preferredRate = value
-                if active { applyPreferences() }
-                return noErr
+                return take(Float64.self, valid: { $0 > 0 && $0.isFinite }) { preferredRate = $0; if active { applyPreferences() } }
             case kAudioSessionProperty_PreferredHardwareIOBufferDuration:
-                guard expect(4) else { return OSStatus(kAudioSessionBadPropertySizeError) }
-                let value = data.loadUnaligned(as: Float32.self)
-                guard value > 0, value.isFinite else { return kAudio_ParamError }
-                preferredDuration = value
-                if active { applyPreferences() }
-                return noErr
+                return take(Float32.self, valid: { $0 > 0 && $0.isFinite }) { preferredDuration = $0; if active { applyPreferences() } }
             default:
-                guard Self.switchIDs.contains(id) else {
-                    // Read-only properties and those not given here (see `value`).
-                    return OSStatus(kAudioSessionUnsupportedPropertyError)
-                }
-                guard expect(4) else { return OSStatus(kAudioSessionBadPropertySizeError) }
-                switches[id] = data.loadUnaligned(as: UInt32.self)
-                return noErr
+                // Read-only properties and those not given here (see `value`).
+                guard Self.switchIDs.contains(id) else { return OSStatus(kAudioSessionUnsupportedPropertyError) }
+                return take(UInt32.self) { switches[id] = $0 }
             }
         }
         if !notify.isEmpty {

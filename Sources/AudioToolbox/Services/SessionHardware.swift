@@ -91,4 +91,45 @@ package enum SessionHardware {
     package static func latencyFrames(_ id: AudioObjectID, input: Bool) -> UInt32 {
         (uint32(id, kAudioDevicePropertyLatency, scope(input: input)) ?? 0) + (uint32(id, kAudioDevicePropertySafetyOffset, scope(input: input)) ?? 0)
     }
+
+    /// What applying a session's preferences changed on each device, so that deactivation can put it back.
+    package typealias Saved = [AudioObjectID: (rate: Double?, frames: UInt32?)]
+
+    /// The rate the device offers nearest to `rate` (within a range it offers, `rate` itself).
+    package static func nearestRate(_ id: AudioObjectID, _ rate: Double) -> Double? {
+        let ranges = availableRates(id)
+        if ranges.contains(where: { $0.mMinimum <= rate && rate <= $0.mMaximum }) { return rate }
+        return ranges.flatMap { [$0.mMinimum, $0.mMaximum] }.min { abs($0 - rate) < abs($1 - rate) }
+    }
+
+    /// Sets the nearest rate and the buffer size each device offers to a session's preferences (0: no preference),
+    /// adding each value it replaced to `saved` (the first one only, so repeated activations restore the original).
+    package static func apply(preferredRate: Double, duration: Double, to devices: [AudioObjectID], saved: inout Saved) {
+        for id in devices {
+            var entry = saved[id] ?? (rate: nil, frames: nil)
+            if preferredRate > 0, let rate = nearestRate(id, preferredRate),
+               let old = double(id, kAudioDevicePropertyNominalSampleRate), old != rate {
+                if entry.rate == nil { entry.rate = old }
+                _ = set(id, kAudioDevicePropertyNominalSampleRate, rate)
+            }
+            if duration > 0, let rate = double(id, kAudioDevicePropertyNominalSampleRate),
+               let range = bufferFrameRange(id), let old = uint32(id, kAudioDevicePropertyBufferFrameSize) {
+                let frames = UInt32(min(max((duration * rate).rounded(), range.mMinimum), range.mMaximum))
+                if frames != old {
+                    if entry.frames == nil { entry.frames = old }
+                    _ = set(id, kAudioDevicePropertyBufferFrameSize, frames)
+                }
+            }
+            if entry.rate != nil || entry.frames != nil { saved[id] = entry }
+        }
+    }
+
+    /// Puts back what `apply` changed, and empties `saved`.
+    package static func restore(_ saved: inout Saved) {
+        for (id, entry) in saved {
+            if let rate = entry.rate { _ = set(id, kAudioDevicePropertyNominalSampleRate, rate) }
+            if let frames = entry.frames { _ = set(id, kAudioDevicePropertyBufferFrameSize, frames) }
+        }
+        saved = [:]
+    }
 }
