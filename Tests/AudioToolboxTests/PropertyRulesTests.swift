@@ -215,6 +215,45 @@ import Testing
         #expect(log.flags.count == 4)
     }
 
+    /// The render's argument checks use a copy of output 0's buffer count and frame size kept in the unit; a format
+    /// set after the unit was made (stereo to mono, then interleaved stereo) must reach that copy.
+    @Test func renderChecksFollowTheOutputFormat() throws {
+        let unit = try TestSupport.newUnit()
+        defer { AudioComponentInstanceDispose(unit) }
+        let mono = OCAFormat.canonical(sampleRate: 44100, channels: 1)
+        #expect(TestSupport.setFormat(unit, kAudioUnitScope_Input, 0, mono) == noErr)
+        #expect(TestSupport.setFormat(unit, kAudioUnitScope_Output, 0, mono) == noErr)
+        let source = SineSource(frequency: 440, amplitude: 0.5, format: mono)
+        TestSupport.setCallback(unit, 0, SineSource.callback, source.refCon)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        let memory = UnsafeMutablePointer<Float32>.allocate(capacity: 1024)
+        defer { memory.deallocate() }
+        let list = AudioBufferList.allocate(maximumBuffers: 2)
+        defer { free(list.unsafeMutablePointer) }
+        var ts = AudioTimeStamp()
+        ts.mFlags = .sampleTimeValid
+        func render(buffers: Int, bytes: UInt32) -> OSStatus {
+            list.count = buffers
+            for i in 0..<buffers { list[i] = AudioBuffer(mNumberChannels: 1, mDataByteSize: bytes, mData: memory + i * 512) }
+            var flags = AudioUnitRenderActionFlags()
+            return AudioUnitRender(unit, &flags, &ts, 0, 256, list.unsafeMutablePointer)
+        }
+        #expect(render(buffers: 1, bytes: 1024) == noErr)
+        #expect(render(buffers: 2, bytes: 1024) == kAudio_ParamError)  // two buffers for a mono format
+        #expect(render(buffers: 1, bytes: 1020) == kAudio_ParamError)  // one frame short
+        // Interleaved stereo: one buffer of 8 bytes a frame.
+        AudioUnitUninitialize(unit)
+        var stereo = OCAFormat.canonical(sampleRate: 44100, channels: 2)
+        stereo.mFormatFlags &= ~kAudioFormatFlagIsNonInterleaved
+        stereo.mBytesPerFrame = 8
+        stereo.mBytesPerPacket = 8
+        #expect(TestSupport.setFormat(unit, kAudioUnitScope_Input, 0, stereo) == noErr)
+        #expect(TestSupport.setFormat(unit, kAudioUnitScope_Output, 0, stereo) == noErr)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        #expect(render(buffers: 1, bytes: 1024) == kAudio_ParamError)  // 256 frames need 2,048 bytes now
+        #expect(render(buffers: 1, bytes: 2048) == noErr)
+    }
+
     @Test func elementNameAndClassInfoRoundTrip() throws {
         let unit = try TestSupport.newUnit()
         defer { AudioComponentInstanceDispose(unit) }

@@ -83,7 +83,7 @@ let memory = UnsafeMutablePointer<Float32>.allocate(capacity: 4096 * Int(channel
 var ts = AudioTimeStamp()
 ts.mFlags = .sampleTimeValid
 
-print("AudioUnitRender overhead, \(channels) ch Float32 non-interleaved, \(Int(sampleRate)) Hz; median of 7 runs")
+print("AudioUnitRender overhead, \(channels) ch Float32 non-interleaved, \(Int(sampleRate)) Hz; medians of 9 rounds that alternate the baseline, C and ours")
 print("slice  chain  ns/slice  ns/frame  overhead ns/slice/unit  x real time")
 for frames: UInt32 in [64, 512] {
     func point() {
@@ -92,41 +92,53 @@ for frames: UInt32 in [64, 512] {
         }
     }
     let slices = 200_000 / Int(frames) * 8
-    // Baseline: the callback called directly, no audio unit in between.
-    let direct = measure(slices: slices) { _ in
-        point()
-        var flags = AudioUnitRenderActionFlags()
-        _ = fill(memory, &flags, &ts, 0, frames, abl.unsafeMutablePointer)
-        ts.mSampleTime += Double(frames)
-    }
-    print(String(format: "%5u  %5@  %8.0f  %8.2f  %22@  %11.0f", frames, "none", direct, direct / Double(frames), "-",
-                 Double(frames) / sampleRate * 1e9 / direct))
-    for length in [1, 8, 64] {
-        let cHead = c_chain_new(Int32(length), 4096, channels, cFill, nil)
-        let cPerSlice = measure(slices: max(slices / length, 1000)) { _ in
-            point()
-            var flags: UInt32 = 0
-            _ = c_unit_render(cHead, &flags, &ts, 0, frames, abl.unsafeMutablePointer)
-            ts.mSampleTime += Double(frames)
-        }
-        c_chain_free(cHead)
-        let cOverhead = max((cPerSlice - direct) / Double(length), 0.1)
-        print(String(format: "%5u  %3dC  %8.0f  %8.2f  %22.1f  %11.0f", frames, length, cPerSlice, cPerSlice / Double(frames),
-                     cOverhead, Double(frames) / sampleRate * 1e9 / cPerSlice))
-        let chain = makeChain(length, maxFrames: 4096)
-        let head = chain.last!
-        let perSlice = measure(slices: max(slices / length, 1000)) { _ in
+    /// The callback called directly, no audio unit in between: the baseline each overhead is measured from.
+    func direct(_ n: Int) -> Double {
+        measure(runs: 1, slices: n) { _ in
             point()
             var flags = AudioUnitRenderActionFlags()
-            _ = AudioUnitRender(head, &flags, &ts, 0, frames, abl.unsafeMutablePointer)
+            _ = fill(memory, &flags, &ts, 0, frames, abl.unsafeMutablePointer)
             ts.mSampleTime += Double(frames)
         }
-        let overhead = (perSlice - direct) / Double(length)
+    }
+    let directAlone = median((0..<7).map { _ in direct(slices) })
+    print(String(format: "%5u  %5@  %8.0f  %8.2f  %22@  %11.0f", frames, "none", directAlone, directAlone / Double(frames), "-",
+                 Double(frames) / sampleRate * 1e9 / directAlone))
+    for length in [1, 8, 64] {
+        let cHead = c_chain_new(Int32(length), 4096, channels, cFill, nil)
+        let chain = makeChain(length, maxFrames: 4096)
+        let head = chain.last!
+        let n = max(slices / length, 1000)
+        // Rounds alternate the baseline, the C chain and ours, so that load from other processes falls on all
+        // three alike; the ratio is the median of the rounds' ratios.
+        var cTimes: [Double] = [], ourTimes: [Double] = [], ratios: [Double] = [], cOverheads: [Double] = [], ourOverheads: [Double] = []
+        for _ in 0..<9 {
+            let base = direct(n)
+            let c = measure(runs: 1, slices: n) { _ in
+                point()
+                var flags: UInt32 = 0
+                _ = c_unit_render(cHead, &flags, &ts, 0, frames, abl.unsafeMutablePointer)
+                ts.mSampleTime += Double(frames)
+            }
+            let ours = measure(runs: 1, slices: n) { _ in
+                point()
+                var flags = AudioUnitRenderActionFlags()
+                _ = AudioUnitRender(head, &flags, &ts, 0, frames, abl.unsafeMutablePointer)
+                ts.mSampleTime += Double(frames)
+            }
+            let cOver = max((c - base) / Double(length), 0.1), ourOver = max((ours - base) / Double(length), 0.1)
+            cTimes.append(c); ourTimes.append(ours); cOverheads.append(cOver); ourOverheads.append(ourOver)
+            ratios.append(ourOver / cOver)
+        }
+        c_chain_free(cHead)
+        let cPerSlice = median(cTimes), perSlice = median(ourTimes), ratio = median(ratios)
+        print(String(format: "%5u  %3dC  %8.0f  %8.2f  %22.1f  %11.0f", frames, length, cPerSlice, cPerSlice / Double(frames),
+                     median(cOverheads), Double(frames) / sampleRate * 1e9 / cPerSlice))
         if length == 64 {
-            print(String(format: "summary: Render dispatch per unit, 64-unit chain, %u frames, vs the C chain | %.1fx | <= 2x", frames, overhead / cOverhead))
+            print(String(format: "summary: Render dispatch per unit, 64-unit chain, %u frames, vs the C chain | %.1fx | <= 2x", frames, ratio))
         }
         print(String(format: "%5u  %5d  %8.0f  %8.2f  %22.1f  %11.0f   %.1fx the C chain per unit (goal <= 2)", frames, length, perSlice,
-                     perSlice / Double(frames), overhead, Double(frames) / sampleRate * 1e9 / perSlice, overhead / cOverhead))
+                     perSlice / Double(frames), median(ourOverheads), Double(frames) / sampleRate * 1e9 / perSlice, ratio))
         chain.reversed().forEach { AudioComponentInstanceDispose($0) }
     }
 }

@@ -59,23 +59,34 @@ extension AUBase {
             }
             guard parameterSlot(e.parameter, e.scope, e.element) != nil else { return parameterError(e.scope, e.element) }
         }
-        return eventQueue.push(events, Int(count)) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
+        guard eventQueue.push(events, Int(count)) else { return kAudioUnitErr_CannotDoInCurrentContext }
+        setRenderWork(.parameters, true)
+        return noErr
     }
 
     /// Builds this slice's automation curves from the scheduled events. Render thread.
     @inline(__always)
     func applyScheduledParameters(frames: UInt32) {
+        // Nothing queued and no curve from the last slice: every table's curves are already off.
+        guard hasRenderWork(.parameters) else { return }
+        // Cleared before draining, so events pushed meanwhile set it again for the next slice.
+        renderWork.bitwiseAnd(~RenderWork.parameters.rawValue, ordering: .acquiringAndReleasing)
         let n = eventQueue.drain(into: sliceEvents)
         // Each table's beginSlice returns at once when it had no curve in the last slice.
         withUnretained(globalElement.parameters) { $0.beginSlice(frames: Int(frames)) }
         // Index loops: iterating an array with for-in allocates a coroutine frame in debug builds.
-        for i in 0..<inputs.count { withUnretained(inputs[i].parameters) { $0.beginSlice(frames: Int(frames)) } }
-        for i in 0..<outputs.count { withUnretained(outputs[i].parameters) { $0.beginSlice(frames: Int(frames)) } }
+        for i in 0..<inputs.count { withInput(i) { $0.parameters.beginSlice(frames: Int(frames)) } }
+        for i in 0..<outputs.count { withOutput(i) { $0.parameters.beginSlice(frames: Int(frames)) } }
         for k in 0..<n {
             let e = sliceEvents[k]
             guard let (table, i) = parameterSlot(e.parameter, e.scope, e.element) else { continue }
             table.apply(e, at: i, frames: Int(frames))
         }
+        // A curve active in this slice must be reset (or a ramp carried) by the next slice's beginSlice.
+        var curves = globalElement.parameters.hasActiveCurves
+        for i in 0..<inputs.count where !curves { curves = withInput(i) { $0.parameters.hasActiveCurves } }
+        for i in 0..<outputs.count where !curves { curves = withOutput(i) { $0.parameters.hasActiveCurves } }
+        if curves { renderWork.bitwiseOr(RenderWork.parameters.rawValue, ordering: .relaxed) }
     }
 
     /// For kernels: the parameter's per-frame values in this slice, or nil when constant (then read

@@ -9,31 +9,49 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     static let defaultMaxFramesPerSlice: UInt32 = 1156
     static let defaultFormat = OCAFormat.canonical(sampleRate: 44100, channels: 2)
 
-    let globalElement = AUElement()
+    // What the render path reads of every unit comes first and together (Swift lays stored properties out in
+    // declaration order), so that an idle unit's dispatch touches one or two cache lines of it: in a 64-unit chain
+    // the units' scattered fields did not fit the L1 cache beside the stack.
     // The properties the render path reads are declared @exclusivity(unchecked): they change only while the
     // unit is uninitialized (or through atomics), and Swift's dynamic check (a thread-local access set probed on
     // every read, which sees only same-thread overlaps anyway) was a tenth of the render dispatch's cost.
+
+    /// What the render path must do besides rendering (RenderWork bits); set by whoever adds the work.
+    let renderWork = Atomic<UInt32>(0)
+    private let initializedFlag = Atomic<Bool>(false)
+    @exclusivity(unchecked) var maxFramesPerSlice = AUBase.defaultMaxFramesPerSlice
+    /// Output 0's buffer count and bytes per frame, for the render's argument checks without visiting the element
+    /// (kept by `elementFormatChanged`).
+    @exclusivity(unchecked) private(set) var output0Buffers: UInt32 = 0
+    @exclusivity(unchecked) private(set) var output0BytesPerFrame: UInt32 = 0
+    @exclusivity(unchecked) private(set) var outputCount = 0
+    /// Input 0's source cell, unretained, so that pulling a connection does not visit the element first.
+    @exclusivity(unchecked) private var input0Source: Unmanaged<RetiringPointerCell<AUInputElement.Source>>?
+    /// The elements as unretained references, for the render path: a class reference read out of a Swift
+    /// array is retained and released around its use (the profile's retain/release); one read out of raw memory
+    /// as Unmanaged is not. The arrays keep the elements alive; rebuilt whenever the counts change.
+    @exclusivity(unchecked) private var inputRefs = UnsafeMutablePointer<Unmanaged<AUInputElement>>.allocate(capacity: 1)
+    @exclusivity(unchecked) private var outputRefs = UnsafeMutablePointer<Unmanaged<AUOutputElement>>.allocate(capacity: 1)
+    /// A graph's pending render plan (an unmanaged GraphRenderPlan), adopted at the start of the next
+    /// render of this unit when it heads a running graph.
+    let pendingPlan = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// Sample time of the last render (render thread writes, others read; 64-bit atomic store).
+    let lastRenderSampleTime = Atomic<UInt64>(Double(-Double.greatestFiniteMagnitude).bitPattern)
+    let lastRenderError = Atomic<Int32>(0)
+
+    let globalElement = AUElement()
     @exclusivity(unchecked) private(set) var inputs: [AUInputElement] = []
     @exclusivity(unchecked) private(set) var outputs: [AUOutputElement] = []
 
-    private let initializedFlag = Atomic<Bool>(false)
     var isInitialized: Bool { initializedFlag.load(ordering: .acquiring) }
-    @exclusivity(unchecked) var maxFramesPerSlice = AUBase.defaultMaxFramesPerSlice
     var renderQuality = UInt32(kRenderQuality_High)
     var cpuLoad: Double = 0
     var currentPreset = (number: Int32(-1), name: "Untitled")
-
-    let lastRenderError = Atomic<Int32>(0)
-    /// Sample time of the last render (render thread writes, others read; 64-bit atomic store).
-    let lastRenderSampleTime = Atomic<UInt64>(Double(-Double.greatestFiniteMagnitude).bitPattern)
 
     struct Listener { var id: AudioUnitPropertyID; var proc: AudioUnitPropertyListenerProc; var userData: UnsafeMutableRawPointer? }
     private let listeners = LockedState<[Listener]>([])
     let renderNotifies = RenderNotifyList()
     let eventQueue = ParameterEventQueue()
-    /// A graph's pending render plan (an unmanaged GraphRenderPlan), adopted at the start of the next
-    /// render of this unit when it heads a running graph.
-    let pendingPlan = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Render-time load measurement for AUGraphGetCPULoad (off unless a graph asks).
     let loadMeter = RenderLoadMeter()
     let sliceEvents = UnsafeMutablePointer<AudioUnitParameterEvent>.allocate(capacity: ParameterEventQueue.capacity)
@@ -50,6 +68,8 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
 
     deinit {
         sliceEvents.deallocate()
+        inputRefs.deallocate()
+        outputRefs.deallocate()
     }
 
     // MARK: Subclass hooks
@@ -136,15 +156,64 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
         switch scope {
         case kAudioUnitScope_Input:
             let format = inputs.first?.format ?? Self.defaultFormat
-            while inputs.count < count { inputs.append(AUInputElement(format: format)); definedNewElement(scope, inputs.count - 1) }
+            while inputs.count < count {
+                inputs.append(AUInputElement(format: format))
+                inputs[inputs.count - 1].owner = self
+                definedNewElement(scope, inputs.count - 1)
+            }
             if inputs.count > count { inputs.removeLast(inputs.count - count) }
         case kAudioUnitScope_Output:
             let format = outputs.first?.format ?? Self.defaultFormat
-            while outputs.count < count { outputs.append(AUOutputElement(format: format)); definedNewElement(scope, outputs.count - 1) }
+            while outputs.count < count {
+                outputs.append(AUOutputElement(format: format))
+                outputs[outputs.count - 1].owner = self
+                definedNewElement(scope, outputs.count - 1)
+            }
             if outputs.count > count { outputs.removeLast(outputs.count - count) }
         default:
-            break
+            return
         }
+        let newInputs = UnsafeMutablePointer<Unmanaged<AUInputElement>>.allocate(capacity: max(inputs.count, 1))
+        for i in 0..<inputs.count { (newInputs + i).initialize(to: .passUnretained(inputs[i])) }
+        let newOutputs = UnsafeMutablePointer<Unmanaged<AUOutputElement>>.allocate(capacity: max(outputs.count, 1))
+        for i in 0..<outputs.count { (newOutputs + i).initialize(to: .passUnretained(outputs[i])) }
+        let oldInputs = inputRefs, oldOutputs = outputRefs
+        inputRefs = newInputs
+        outputRefs = newOutputs
+        oldInputs.deallocate()
+        oldOutputs.deallocate()
+        outputCount = outputs.count
+        input0Source = inputs.first.map { .passUnretained($0.source) }
+        elementFormatChanged()
+    }
+
+    /// An element's format changed (or the elements did): refresh what the render path keeps of output 0.
+    func elementFormatChanged() {
+        output0Buffers = outputs.first.map { UInt32($0.bufferCount) } ?? 0
+        output0BytesPerFrame = outputs.first?.format.mBytesPerFrame ?? 0
+    }
+
+    /// Calls `body` with input element `i` (which must exist), without retaining it. Render thread.
+    @inline(__always)
+    func withInput<R>(_ i: Int, _ body: (AUInputElement) -> R) -> R { inputRefs[i]._withUnsafeGuaranteedRef(body) }
+
+    /// Calls `body` with output element `i` (which must exist), without retaining it. Render thread.
+    @inline(__always)
+    func withOutput<R>(_ i: Int, _ body: (AUOutputElement) -> R) -> R { outputRefs[i]._withUnsafeGuaranteedRef(body) }
+
+    /// Pulls input `i` (which must exist) on bus `i`, into `target` when given. Render thread.
+    @inline(__always)
+    func pullInput(_ i: Int, flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+                   frames: UInt32, into target: UnsafeMutablePointer<AudioBufferList>? = nil)
+        -> (OSStatus, UnsafeMutablePointer<AudioBufferList>) {
+        // The case that repeats down a chain: input 0 connected, rendering into the caller's memory.
+        if i == 0, let target, let cell = input0Source {
+            let s = cell._withUnsafeGuaranteedRef { $0.pointer }
+            if s.pointee.kind == .connection {
+                return (AudioUnitRender(s.pointee.sourceUnit!, flags, timeStamp, s.pointee.sourceBus, frames, target), target)
+            }
+        }
+        return withInput(i) { $0.pull(flags: flags, timeStamp: timeStamp, bus: UInt32(i), frames: frames, into: target) }
     }
 
     /// Called for every element created, so subclasses can define its parameters.
@@ -261,10 +330,25 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     }
 
     override func addRenderNotify(_ proc: AURenderCallback, _ userData: UnsafeMutableRawPointer?) -> OSStatus {
-        renderNotifies.add(proc, userData)
+        renderNotifies.add(proc, userData) { self.setRenderWork(.notifies, $0) }
     }
 
     override func removeRenderNotify(_ proc: AURenderCallback, _ userData: UnsafeMutableRawPointer?) -> OSStatus {
-        renderNotifies.remove(proc, userData)
+        renderNotifies.remove(proc, userData) { self.setRenderWork(.notifies, $0) }
+    }
+
+    /// Sets or clears render-work bits (released, so the render thread sees what was published before).
+    func setRenderWork(_ work: RenderWork, _ on: Bool) {
+        if on { renderWork.bitwiseOr(work.rawValue, ordering: .releasing) } else { renderWork.bitwiseAnd(~work.rawValue, ordering: .releasing) }
+    }
+
+    /// Whether any of `work` is pending. Render thread.
+    @inline(__always)
+    func hasRenderWork(_ work: RenderWork) -> Bool { renderWork.load(ordering: .relaxed) & work.rawValue != 0 }
+
+    /// Starts measuring render load (AUGraphGetCPULoad).
+    func startLoadMeter() {
+        loadMeter.turnOn()
+        setRenderWork(.meter, true)
     }
 }

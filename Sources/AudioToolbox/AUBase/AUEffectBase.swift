@@ -37,7 +37,7 @@ class AUEffectBase: AUBase, @unchecked Sendable {
 
     override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
                             _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
-        let (status, input) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames)
+        let (status, input) = pullInput(0, flags: flags, timeStamp: timeStamp, frames: frames)
         guard status == noErr else { return status }
         if bypass.load(ordering: .relaxed) {
             copyBufferContents(from: input, to: output)

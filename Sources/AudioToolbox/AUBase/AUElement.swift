@@ -12,7 +12,12 @@ class AUElement {
 /// An input or output element: a stream format and the buffers used to render it.
 class AUIOElement: AUElement {
     // Unchecked exclusivity for what the render path reads (see AUBase.inputs).
-    @exclusivity(unchecked) var format: AudioStreamBasicDescription
+    @exclusivity(unchecked) var format: AudioStreamBasicDescription {
+        didSet { owner?.elementFormatChanged() }
+    }
+    /// The unit the element belongs to, told when the format changes (it keeps a copy for its render checks).
+    /// Unowned: the unit owns its elements.
+    unowned(unsafe) var owner: AUBase?
     let buffers = AUBufferList()
     /// `kAudioUnitProperty_ShouldAllocateBuffer`.
     @exclusivity(unchecked) var shouldAllocateBuffer = true
@@ -59,6 +64,18 @@ final class AUInputElement: AUIOElement {
     func pull(flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
               bus: UInt32, frames: UInt32,
               into target: UnsafeMutablePointer<AudioBufferList>?) -> (OSStatus, UnsafeMutablePointer<AudioBufferList>) {
+        // A connection is the case that repeats down a chain; it stays inline and small (see AUBase+Render).
+        let s = source.pointer
+        guard s.pointee.kind == .connection, let target else {
+            return pullOther(flags: flags, timeStamp: timeStamp, bus: bus, frames: frames, into: target)
+        }
+        return (AudioUnitRender(s.pointee.sourceUnit!, flags, timeStamp, s.pointee.sourceBus, frames, target), target)
+    }
+
+    @inline(never)
+    private func pullOther(flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, timeStamp: UnsafePointer<AudioTimeStamp>,
+                           bus: UInt32, frames: UInt32,
+                           into target: UnsafeMutablePointer<AudioBufferList>?) -> (OSStatus, UnsafeMutablePointer<AudioBufferList>) {
         let s = source.value
         switch s.kind {
         case .none:

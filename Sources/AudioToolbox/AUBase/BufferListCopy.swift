@@ -11,3 +11,9 @@ func copyBufferContents(from source: UnsafeMutablePointer<AudioBufferList>, to d
         oca_memmove(d, s, UInt(min(src[i].mDataByteSize, dst[i].mDataByteSize)))
     }
 }
+
+/// `copyBufferContents`, kept out of the caller's frame: for render paths that rarely copy (see AUBase+Render).
+@inline(never)
+func copyBufferContentsOutOfLine(from source: UnsafeMutablePointer<AudioBufferList>, to destination: UnsafeMutablePointer<AudioBufferList>) {
+    copyBufferContents(from: source, to: destination)
+}

@@ -122,6 +122,9 @@ final class ParameterTable {
         curves = nil
     }
 
+    /// Whether a curve is active in this slice. Render thread.
+    var hasActiveCurves: Bool { anyCurveActive }
+
     /// Starts a slice: parameters with a ramp carried over get their curve; others are constant.
     @inline(__always)
     @_noLocks @_noAllocation

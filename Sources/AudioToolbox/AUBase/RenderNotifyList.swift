@@ -11,20 +11,24 @@ final class RenderNotifyList: @unchecked Sendable {
     private let master = LockedState<[Entry]>([])
     private let cell = RetiringPointerCell(Snapshot())
 
-    func add(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+    /// Adds a callback; `published` is told, under the list's lock, whether the list now has any.
+    func add(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?, published: (Bool) -> Void = { _ in }) -> OSStatus {
         master.withLock { list in
             if list.contains(where: { sameFunction($0.proc, proc) && $0.refCon == refCon }) { return noErr }
             guard list.count < Self.capacity else { return kAudio_MemFullError }
             list.append(Entry(proc: proc, refCon: refCon))
             cell.publish(Self.snapshot(of: list))
+            published(true)
             return noErr
         }
     }
 
-    func remove(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?) -> OSStatus {
+    /// Removes a callback; `published` as for `add`.
+    func remove(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPointer?, published: (Bool) -> Void = { _ in }) -> OSStatus {
         master.withLock { list in
             list.removeAll { sameFunction($0.proc, proc) && $0.refCon == refCon }
             cell.publish(Self.snapshot(of: list))
+            published(!list.isEmpty)
             return noErr
         }
     }

@@ -337,7 +337,7 @@ final class AUGraphObject: @unchecked Sendable {
         guard isInitialized else { return kAudioUnitErr_Uninitialized }
         guard let head = outputNode, let unit = head.unit else { return kAUGraphErr_OutputNodeErr }
         if isRunning { return noErr }
-        (AudioUnitObject.live(unit) as? AUBase)?.loadMeter.turnOn()
+        (AudioUnitObject.live(unit) as? AUBase)?.startLoadMeter()
         _ = (AudioUnitObject.live(unit) as? AUBase)?.loadMeter.takeMaximum()
         let status = AudioOutputUnitStart(unit)
         guard status == noErr else { return status }

@@ -56,7 +56,7 @@ final class AUConverter: AUBase, @unchecked Sendable {
     private static let pullInput: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, _, userData in
         let unit = Unmanaged<AUConverter>.fromOpaque(userData!).takeUnretainedValue()
         let frames = min(ioPackets.pointee, unit.maxFramesPerSlice)
-        let (status, pulled) = unit.inputs[0].pull(flags: unit.renderFlags!, timeStamp: &unit.inputTime, bus: 0, frames: frames)
+        let (status, pulled) = unit.pullInput(0, flags: unit.renderFlags!, timeStamp: &unit.inputTime, frames: frames)
         guard status == noErr else {
             unit.pullStatus = status
             ioPackets.pointee = 0
@@ -75,7 +75,7 @@ final class AUConverter: AUBase, @unchecked Sendable {
         if converter.isIdentity {
             // Nothing to convert: the input renders straight into the output, with the output's own time stamp (an
             // AVAudioEngine player or source node on this unit keeps the engine's timeline).
-            let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
+            let (status, pulled) = pullInput(0, flags: flags, timeStamp: timeStamp, frames: frames, into: output)
             guard status == noErr else { return status }
             if pulled != output { copyBufferContents(from: pulled, to: output) }
             inputTime.mSampleTime += Double(frames)

@@ -29,7 +29,7 @@ final class AUMerger: AUBase, @unchecked Sendable {
         var silent = true
         for i in 0..<inputs.count where inputs[i].source.value.kind != .none {
             var inputFlags: AudioUnitRenderActionFlags = []
-            let (status, abl) = inputs[i].pull(flags: &inputFlags, timeStamp: timeStamp, bus: UInt32(i), frames: frames)
+            let (status, abl) = pullInput(i, flags: &inputFlags, timeStamp: timeStamp, frames: frames)
             guard status == noErr else { return status }
             let list = UnsafeMutableAudioBufferListPointer(abl)
             for c in 0..<min(out.count, list.count) {

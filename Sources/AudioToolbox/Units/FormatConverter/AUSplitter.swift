@@ -42,7 +42,7 @@ final class AUSplitter: AUBase, @unchecked Sendable {
                             _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         let time = timeStamp.pointee.mSampleTime
         if cached == nil || time != cachedTime || frames != cachedFrames {
-            let (status, abl) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames)
+            let (status, abl) = pullInput(0, flags: flags, timeStamp: timeStamp, frames: frames)
             guard status == noErr else { cached = nil; return status }
             cached = abl
             cachedTime = time

@@ -123,7 +123,7 @@ class VariableInputUnit: AUBase, @unchecked Sendable {
                                               mData: UnsafeMutableRawPointer(staging + c * stagingCapacity))
                 }
                 var pullFlags: AudioUnitRenderActionFlags = []
-                let (status, abl) = inputs[0].pull(flags: &pullFlags, timeStamp: &inputTime, bus: 0, frames: UInt32(chunk),
+                let (status, abl) = pullInput(0, flags: &pullFlags, timeStamp: &inputTime, frames: UInt32(chunk),
                                                    into: pullList.unsafeMutablePointer)
                 guard status == noErr else { return status }
                 let pulled = UnsafeMutableAudioBufferListPointer(abl)

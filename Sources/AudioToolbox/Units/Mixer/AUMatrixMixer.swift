@@ -171,7 +171,7 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
                 let list = inputLists[k]
                 for c in 0..<count { list[c].mDataByteSize = frames * 4 }
                 var inputFlags: AudioUnitRenderActionFlags = []
-                let (status, pulled) = inputs[k].pull(flags: &inputFlags, timeStamp: timeStamp, bus: UInt32(k), frames: frames,
+                let (status, pulled) = pullInput(k, flags: &inputFlags, timeStamp: timeStamp, frames: frames,
                                                       into: list.unsafeMutablePointer)
                 guard status == noErr else { return status }
                 let got = UnsafeMutableAudioBufferListPointer(pulled)

@@ -27,12 +27,10 @@ final class AUGenericOutput: AUOutputBase, @unchecked Sendable {
     override func renderBus(_ flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>, _ timeStamp: UnsafePointer<AudioTimeStamp>,
                             _ bus: UInt32, _ frames: UInt32, _ output: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
         // Formats are equal, so the input renders straight into the output buffers.
-        let (status, pulled) = withUnretained(inputs[0]) {
-            $0.pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
-        }
+        let (status, pulled) = pullInput(0, flags: flags, timeStamp: timeStamp, frames: frames, into: output)
         if status == noErr && pulled != output {
-            // A connected source lent its own memory: copy it into ours.
-            copyBufferContents(from: pulled, to: output)
+            // A connected source lent its own memory: copy it into ours (out of line: see AUBase+Render).
+            copyBufferContentsOutOfLine(from: pulled, to: output)
         }
         return status
     }

@@ -403,11 +403,11 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
             guard enableOutput else { return kAudioUnitErr_InvalidElement }
             if let c = outputConverter { return AudioUnitRender(c, flags, timeStamp, 0, frames, output) }
             if let c = outputFormatConverter {
-                let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames)
+                let (status, pulled) = pullInput(0, flags: flags, timeStamp: timeStamp, frames: frames)
                 guard status == noErr else { return status }
                 return c.convertComplexBuffer(frames: frames, from: pulled, to: output)
             }
-            let (status, pulled) = inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: output)
+            let (status, pulled) = pullInput(0, flags: flags, timeStamp: timeStamp, frames: frames, into: output)
             if status == noErr && pulled != output { copyBufferContents(from: pulled, to: output) }
             return status
         }
@@ -452,7 +452,7 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
 
     static let pullClientOutput: AURenderCallback = { refCon, flags, timeStamp, _, frames, ioData in
         let unit = Unmanaged<AUHALOutput>.fromOpaque(refCon).takeUnretainedValue()
-        let (status, pulled) = unit.inputs[0].pull(flags: flags, timeStamp: timeStamp, bus: 0, frames: frames, into: ioData!)
+        let (status, pulled) = unit.pullInput(0, flags: flags, timeStamp: timeStamp, frames: frames, into: ioData!)
         if status == noErr && pulled != ioData! { copyBufferContents(from: pulled, to: ioData!) }
         return status
     }
