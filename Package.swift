@@ -50,6 +50,8 @@ let package = Package(
         .systemLibrary(name: "CMPG123", pkgConfig: "libmpg123", providers: [.apt(["libmpg123-dev"])]),
         // libopus: the Opus codec, both ways.
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        // opencore-amr: the AMR narrowband and wideband decoders (Apple's converter has no AMR encoder; neither do we).
+        .systemLibrary(name: "CAMR", pkgConfig: "opencore-amrnb", providers: [.apt(["libopencore-amrnb-dev", "libopencore-amrwb-dev"])]),
         // libespeak-ng: the speech synthesizer behind AUSpeechSynthesis and the Speech Synthesis Manager calls.
         // libjack (jackd2): CoreMIDI's JACK MIDI backend, with the real-time half of the bridge in its shim header.
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
@@ -73,7 +75,7 @@ let package = Package(
         .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
         .target(
             name: "AudioToolbox",
-            dependencies: ["CoreAudioTypes", "CoreAudio", "CoreMIDI", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus",
+            dependencies: ["CoreAudioTypes", "CoreAudio", "CoreMIDI", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus", "CAMR",
                            "OCARunLoop", "OCASpeech", "CMySofa"],
             // CAudioToolbox's module map names its Clang module AudioToolbox, with a submodule per header
             // (AudioToolbox.AudioFile, ...): this Swift module is its overlay, as Apple's is. The flag makes

@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for the parsers of hostile input: one per container (MP3 with its ID3 tags, native FLAC, MP4/M4A, ADTS AAC, Ogg), AudioFileStream, ExtAudioFile
+// libFuzzer targets for the parsers of hostile input: one per container (MP3 with its ID3 tags, native FLAC, MP4/M4A, ADTS AAC, Ogg, AMR), AudioFileStream, ExtAudioFile
 // reading with a client format (converter and resampler), afinfo's report, the RTP-MIDI packet parser, the SoundFont and DLS parsers and Standard MIDI Files (MusicSequenceFileLoadData).
 // Run: FuzzTesting/run.sh [seconds-per-target]
 import PackageDescription
@@ -20,6 +20,8 @@ let package = Package(
         .executableTarget(name: "FuzzADTS", dependencies: exercises, swiftSettings: fuzzer),
         // Ogg pages (Opus and FLAC in Ogg: page sync, checksums, packets across pages, the de-paged packet index).
         .executableTarget(name: "FuzzOgg", dependencies: exercises, swiftSettings: fuzzer),
+        // Raw AMR (.amr magic, ToC-sized frames, NO_DATA) and 3GP's AMR sample entries; the AMR decoders behind them.
+        .executableTarget(name: "FuzzAMR", dependencies: exercises, swiftSettings: fuzzer),
         .executableTarget(name: "FuzzAudioFileStream", dependencies: exercises, swiftSettings: fuzzer),
         .executableTarget(name: "FuzzExtAudioFile", dependencies: exercises, swiftSettings: fuzzer),
         .executableTarget(name: "FuzzAFInfo", dependencies: exercises, swiftSettings: fuzzer),

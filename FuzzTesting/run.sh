@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of hostile input with libFuzzer + AddressSanitizer for a bounded time: one target per
-# container (WAVE/RF64, AIFF/AIFC, CAF, MP3, FLAC, MP4, ADTS AAC, Ogg, through AudioFileOpenWithCallbacks), AudioFileStream, ExtAudioFile
+# container (WAVE/RF64, AIFF/AIFC, CAF, MP3, FLAC, MP4, ADTS AAC, Ogg, AMR, through AudioFileOpenWithCallbacks), AudioFileStream, ExtAudioFile
 # reading with a client format (the converter and resampler behind it), afinfo's report, and network MIDI's
 # RTP-MIDI/AppleMIDI packet parser (FuzzRTPMIDI, whose corpus is Corpus/rtpmidi: seeds and regressions alike).
 # Core MIDI's MIDI 1.0 byte parser with UMP conversion (FuzzMIDIBytes) has its own corpus in FuzzTesting/MIDICorpus.
@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzADTS FuzzOgg FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzDLS FuzzMIDIBytes FuzzMIDIFile)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAVE FuzzAIFF FuzzCAF FuzzMP3 FuzzFLAC FuzzMP4 FuzzADTS FuzzOgg FuzzAMR FuzzAudioFileStream FuzzExtAudioFile FuzzAFInfo FuzzRTPMIDI FuzzSoundFont FuzzDLS FuzzMIDIBytes FuzzMIDIFile)
 # Instrument every module (the library included) and link libFuzzer's main.
 swift build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address 2>&1 | tail -1
 seeds=$(mktemp -d)
@@ -33,6 +33,11 @@ for spec in "mp3 libmp3lame" "aiff adpcm_ima_qt" "caf adpcm_ima_qt" "wav pcm_mul
     set -- $spec
     ffmpeg -v error -f lavfi -i "sine=f=440:d=0.1:sample_rate=8000" -c:a "$2" -metadata title=seed "$seeds/seed-$RANDOM.$1"
 done
+# AMR seeds (no Debian tool writes .amr): narrowband and wideband through scripts/amr-encode.py, and 3GP from them.
+sox -n -r 8000 -b 16 -c 1 "$seeds/amr-nb.wav" synth 0.1 sine 440 && python3 ../scripts/amr-encode.py "$seeds/amr-nb.wav" "$seeds/seed-nb.amr"
+sox -n -r 16000 -b 16 -c 1 "$seeds/amr-wb.wav" synth 0.1 sine 440 && python3 ../scripts/amr-encode.py "$seeds/amr-wb.wav" "$seeds/seed-wb.amr" --wb
+rm -f "$seeds"/amr-*.wav
+ffmpeg -v error -i "$seeds/seed-nb.amr" -c copy "$seeds/seed-nb.3gp"
 for target in "${targets[@]}"; do
     echo "== $target"
     work=$(mktemp -d)

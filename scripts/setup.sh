@@ -8,6 +8,8 @@ set -euo pipefail
 # start (scripts/pulse-server.sh), also usable on machines without a sound card.
 # libspeexdsp-dev: VoiceProcessingIO's echo canceller. espeak-ng: real speech for the voice tests.
 # libmpg123-dev: the MP3 decoder; libopus-dev: the Opus codec. flac: the reference FLAC tool the tests check against.
+# libopencore-amrnb-dev, libopencore-amrwb-dev: the AMR decoders; libvo-amrwbenc0: the wideband encoder the tests make
+# their .amr inputs with (scripts/amr-encode.py, through ctypes; the narrowband one is opencore-amrnb's).
 # libespeak-ng-dev: the speech synthesizer behind AUSpeechSynthesis (espeak-ng, its tool, is what the tests compare with).
 # libavcodec-dev: AAC, in the AudioToolboxAAC product (FFmpeg stays out of the core modules).
 # timgm6mb-soundfont, fluidsynth: the SoundFont sampler's tests play the small GM bank (TimGM6mb.sf2) and compare
@@ -21,6 +23,7 @@ set -euo pipefail
 # graphviz: `dot`, which the graph picture tests require to parse OCAGraphDOT's text and which qa1717-demo --dot x.png runs.
 # python3-pil: the independent PNG decoder the picture tests read our PNGs back with (afinfo --plot, PNGImage).
 packages=(sox ffmpeg libasound2-dev pulseaudio pulseaudio-utils libasound2-plugins libspeexdsp-dev espeak-ng libespeak-ng-dev libavcodec-dev libmpg123-dev libopus-dev flac
+          libopencore-amrnb-dev libopencore-amrwb-dev libvo-amrwbenc0
           timgm6mb-soundfont fluidsynth libjack-jackd2-dev jackd2 alsa-utils libmysofa-dev libopenal1 libebur128-1 python3-pil graphviz)
 missing=()
 for p in "${packages[@]}"; do

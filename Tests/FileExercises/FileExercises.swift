@@ -245,7 +245,7 @@ public func exerciseMIDIFile(_ data: UnsafeRawBufferPointer) {
 public func exerciseAll(_ data: UnsafeRawBufferPointer) {
     exerciseMIDIFile(data)
     exerciseFile(data, hints: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileMP3Type, kAudioFileFLACType, kAudioFileM4AType,
-                              kAudioFileAAC_ADTSType, OCAFormat.fourCharCode("OggS")])
+                              kAudioFileAAC_ADTSType, OCAFormat.fourCharCode("OggS"), kAudioFileAMRType, kAudioFile3GPType])
     for selector: UInt8 in [0, 9, 0x22, 0x45, 0x63] { exerciseExtAudioFile(data, selector: selector, frameLimit: 1 << 16) }
     exerciseReport(data)
     exerciseStream(data, pieces: 1)

@@ -3,9 +3,10 @@ import FileExercises
 import Foundation
 import Testing
 
-/// A malformed-file set: 14 files made by sox and ffmpeg (WAVE, AIFF, CAF with PCM and ALAC, FLAC, MP3, M4A with AAC
+/// A malformed-file set: 17 files made by sox, ffmpeg and scripts/amr-encode.py (WAVE, AIFF, CAF with PCM and ALAC, FLAC, MP3, M4A with AAC
 /// and ALAC, ADTS, Opus in CAF-less MP4, 24-bit WAVE, a 5.1 WAVE, Opus and FLAC in Ogg) each cut and corrupted ten
-/// ways, the Ogg ones ten more ways of Ogg's own (with the five non-audio ones: 165). Every open answers noErr or one of Audio File Services' own codes, with the file's type as a hint
+/// ways, the Ogg ones ten more ways of Ogg's own; AMR narrowband and wideband .amr files and AMR in 3GP ten ways, the .amr
+/// ones seven more of AMR's own (with the five non-audio ones: 207). Every open answers noErr or one of Audio File Services' own codes, with the file's type as a hint
 /// and without; every case is then read by every path a client takes (FileExercises: packets, ExtAudioFile through
 /// the converter, the report, AudioFileStream) without a crash, and in bounded time. Non-audio bytes are 'typ?'.
 @Suite struct MalformedFileSetTests {
@@ -28,6 +29,8 @@ import Testing
         case "m4a": kAudioFileM4AType
         case "aac": kAudioFileAAC_ADTSType
         case "opus", "oga": OCAFormat.fourCharCode("OggS")  // this package's Ogg type (Apple has none)
+        case "amr": kAudioFileAMRType
+        case "3gp": kAudioFile3GPType
         default: kAudioFileMPEG4Type
         }
         return (name, try Data(contentsOf: url), hint)
@@ -51,6 +54,46 @@ import Testing
             try seed(dir, "opus.mp4", ffmpeg, tone + ["-ar", "48000", "-c:a", "libopus", "-b:a", "64k", "OUT"]),
             try seed(dir, "tone.opus", ffmpeg, tone + ["-ar", "48000", "-c:a", "libopus", "-b:a", "64k", "-metadata", "title=T", "OUT"]),
             try seed(dir, "flac.oga", ffmpeg, tone + ["-c:a", "flac", "-metadata", "title=T", "OUT"]),
+        ] + (try amrSeeds(in: dir))
+    }
+
+    static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts")
+
+    /// AMR narrowband and wideband .amr files (scripts/amr-encode.py over a sox tone), and the narrowband frames in 3GP.
+    static func amrSeeds(in dir: URL) throws -> [(String, Data, AudioFileTypeID)] {
+        var out: [(String, Data, AudioFileTypeID)] = []
+        for (name, rate, extra) in [("speech.amr", "8000", [String]()), ("wide.amr", "16000", ["--wb"])] {
+            let wav = dir.appendingPathComponent(name + ".wav")
+            try SoundCheckTests.require("/usr/bin/sox", ["-n", "-r", rate, "-c", "1", "-b", "16", wav.path, "synth", "0.5", "sine", "440"])
+            out.append(try seed(dir, name, "/usr/bin/python3", [scripts.appendingPathComponent("amr-encode.py").path, wav.path, "OUT"] + extra))
+        }
+        out.append(try seed(dir, "amr.3gp", "/usr/bin/ffmpeg", ["-v", "error", "-i", dir.appendingPathComponent("speech.amr").path, "-c", "copy", "OUT"]))
+        return out
+    }
+
+    /// AMR's own ways to break an .amr file: the multichannel magic, the wideband magic on narrowband frames (and the
+    /// reverse), every ToC byte a NO_DATA frame, every ToC a reserved frame type, the ToC's padding bits set, a frame
+    /// cut in the middle of the file, the magic alone.
+    static func amrMutations(_ d: Data) -> [(String, Data)] {
+        let b = [UInt8](d)
+        let wide = b.starts(with: Array("#!AMR-WB\n".utf8))
+        guard wide || b.starts(with: Array("#!AMR\n".utf8)) else { return [] }
+        let magic = wide ? 9 : 6
+        let sizes = wide ? [18, 24, 33, 37, 41, 47, 51, 59, 61, 6, 1, 1, 1, 1, 1, 1] : [13, 14, 16, 18, 20, 21, 27, 32, 6, 1, 1, 1, 1, 1, 1, 1]
+        var tocs: [Int] = []
+        var i = magic
+        while i < b.count { tocs.append(i); i += sizes[Int(b[i] >> 3) & 15] }
+        func mapToCs(_ f: (UInt8) -> UInt8) -> Data { var x = b; for t in tocs where t < x.count { x[t] = f(x[t]) }; return Data(x) }
+        let body = Array(b[magic...])
+        return [
+            ("multichannel magic", Data(Array((wide ? "#!AMR-WB_MC1.0\n" : "#!AMR_MC1.0\n").utf8) + [0, 0, 0, 1] + body)),
+            ("other band's magic", Data(Array((wide ? "#!AMR\n" : "#!AMR-WB\n").utf8) + body)),
+            ("every frame NO_DATA", mapToCs { $0 & 0x87 | 15 << 3 }),
+            ("every frame type 12 (reserved)", mapToCs { $0 & 0x87 | 12 << 3 }),
+            ("ToC padding bits set", mapToCs { $0 | 0x83 }),
+            ("frame cut mid-file", Data(b[..<(tocs[tocs.count / 2] + 3)] + b[tocs[tocs.count / 2 + 1]...])),
+            ("magic alone", Data(b[..<magic])),
         ]
     }
 
@@ -186,6 +229,7 @@ import Testing
             #expect(Self.open(data, hint: 0) == noErr, "\(name) intact")
             cases += Self.mutations(data).map { ("\(name): \($0.0)", $0.1, hint) }
             cases += Self.oggMutations(data).map { ("\(name): \($0.0)", $0.1, hint) }
+            cases += Self.amrMutations(data).map { ("\(name): \($0.0)", $0.1, hint) }
         }
         // Not audio at all: answered 'typ?' with no hint, as Apple's AudioFile does.
         var random = Data(count: 4096)

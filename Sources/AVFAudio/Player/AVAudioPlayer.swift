@@ -563,6 +563,7 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
         case "public.3gpp": kAudioFile3GPType
         case "public.3gpp2": kAudioFile3GP2Type
         case "org.xiph.flac": kAudioFileFLACType
+        case "org.3gpp.adaptive-multi-rate-audio": kAudioFileAMRType
         default: 0
         }
     }

@@ -8,7 +8,7 @@ package enum CodecRegistry {
     private static var builtIns: [CodecEntry] {
         [G711Codec.entry(aLaw: false), G711Codec.entry(aLaw: true), IMA4Codec.entry,
          MP3Codec.entry(kAudioFormatMPEGLayer1), MP3Codec.entry(kAudioFormatMPEGLayer2), MP3Codec.entry(kAudioFormatMPEGLayer3),
-         FLACCodec.entry, ALACCodec.entry, OpusCodec.entry]
+         FLACCodec.entry, ALACCodec.entry, OpusCodec.entry, AMRCodec.entry(wideband: false), AMRCodec.entry(wideband: true)]
     }
 
     /// The codec for a format, if one is registered.

@@ -13,6 +13,7 @@ final class AudioFileObject: @unchecked Sendable {
         kAudioFileMP3Type: MP3Container.self, kAudioFileFLACType: FLACContainer.self,
         kAudioFileM4AType: MP4Container.self, kAudioFileMPEG4Type: MPEG4Container.self, kAudioFileM4BType: M4BContainer.self,
         kAudioFileAAC_ADTSType: ADTSContainer.self, kOCAAudioFileOggType: OggContainer.self,
+        kAudioFileAMRType: AMRContainer.self, kAudioFile3GPType: ThreeGPContainer.self, kAudioFile3GP2Type: ThreeGP2Container.self,
     ]
 
     let store: ByteStore
@@ -73,10 +74,10 @@ final class AudioFileObject: @unchecked Sendable {
     static func open(_ store: ByteStore, hint: AudioFileTypeID, writable: Bool) -> Result<AudioFileObject, OSStatusError> {
         // MPEG audio last: it has no signature, only frame syncs, so the others get the first look.
         var order: [AudioFileTypeID] = [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileCAFType, kAudioFileFLACType, kAudioFileM4AType,
-                                        kOCAAudioFileOggType, kAudioFileAAC_ADTSType, kAudioFileMP3Type]
+                                        kOCAAudioFileOggType, kAudioFileAMRType, kAudioFileAAC_ADTSType, kAudioFileMP3Type]
         let family = hint == kAudioFileAIFCType ? kAudioFileAIFFType : hint == kAudioFileRF64Type ? kAudioFileWAVEType
             : hint == kAudioFileMP2Type || hint == kAudioFileMP1Type ? kAudioFileMP3Type
-            : hint == kAudioFileMPEG4Type || hint == kAudioFileM4BType ? kAudioFileM4AType : hint
+            : hint == kAudioFileMPEG4Type || hint == kAudioFileM4BType || hint == kAudioFile3GPType || hint == kAudioFile3GP2Type ? kAudioFileM4AType : hint
         if let h = order.firstIndex(of: family) { order.swapAt(0, h) }
         var firstError: OSStatusError?
         for type in order {

@@ -123,6 +123,11 @@ final class AudioFileStreamObject: @unchecked Sendable {
             let bound = UInt32(ADTSHeader.maximumFrameLength - ADTSHeader.minimumLength)
             set(kAudioFileStreamProperty_MaximumPacketSize, bound)
             set(kAudioFileStreamProperty_PacketSizeUpperBound, bound)
+        } else if l.fileType == kAudioFileAMRType {
+            // AMR: the largest frame of the band (12.2 kb/s narrowband, 23.85 kb/s wideband), ToC byte included.
+            let bound = UInt32((l.format.mFormatID == kAudioFormatAMR_WB ? AMRFrame.widebandSizes : AMRFrame.narrowbandSizes).max()!)
+            set(kAudioFileStreamProperty_MaximumPacketSize, bound)
+            set(kAudioFileStreamProperty_PacketSizeUpperBound, bound)
         } else if l.fileType == kOCAAudioFileOggType {
             // Opus: 48 frames of 1275 bytes at most; FLAC: STREAMINFO's largest frame when it says.
             let bound = l.format.mFormatID == kAudioFormatOpus ? UInt32(61440)
@@ -210,6 +215,28 @@ final class AudioFileStreamObject: @unchecked Sendable {
         pending.removeFirst(min(offset, pending.count))
     }
 
+    /// AMR: every complete frame held, ToC byte included, as a packet with a description.
+    private func deliverAMRFrames(_ l: AudioFileLayout) {
+        let wideband = l.format.mFormatID == kAudioFormatAMR_WB
+        var descriptions: [AudioStreamPacketDescription] = []
+        var offset = 0
+        while offset < pending.count {
+            let size = AMRFrame.size(toc: pending[offset], wideband: wideband)
+            guard offset + size <= pending.count else { break }
+            descriptions.append(AudioStreamPacketDescription(mStartOffset: Int64(offset), mVariableFramesInPacket: 0, mDataByteSize: UInt32(size)))
+            offset += size
+        }
+        guard !descriptions.isEmpty else { return }
+        pending.withUnsafeBytes { raw in
+            descriptions.withUnsafeMutableBufferPointer { d in
+                typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
+                                                            UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
+                unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(offset), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
+            }
+        }
+        pending.removeFirst(offset)
+    }
+
     /// Ogg: every complete page held is joined into packets (the stream's own pages, checksums verified,
     /// junk and damaged pages skipped to the next capture pattern); the finished packets go out with
     /// descriptions, each packet's frames in them when the format's packets vary.
@@ -260,6 +287,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
         guard let l = layout else { return }
         if l.fileType == kAudioFileMP3Type { deliverMPEGFrames(l); return }
         if l.fileType == kAudioFileAAC_ADTSType { deliverADTSFrames(l); return }
+        if l.fileType == kAudioFileAMRType { deliverAMRFrames(l); return }
         if l.fileType == kOCAAudioFileOggType { deliverOggPages(l); return }
         let bpp = Int(max(l.format.mBytesPerPacket, 1))
         var usable = pending.count

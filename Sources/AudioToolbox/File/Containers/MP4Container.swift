@@ -1,5 +1,5 @@
 /// MPEG-4 and M4A files (.m4a, .mp4): the first sound track's sample entry ('mp4a' with its esds, 'alac',
-/// 'fLaC' with dfLa, 'Opus' with dOps, '.mp3'), its sample table (stsz sizes, stco/co64 chunk offsets,
+/// 'fLaC' with dfLa, 'Opus' with dOps, '.mp3', 3GP's 'samr' and 'sawb'), its sample table (stsz sizes, stco/co64 chunk offsets,
 /// stsc samples per chunk, stts durations) as the packet index, the edit list or iTunes' iTunSMPB as
 /// priming and remainder, and iTunes metadata ('ilst') into the info dictionary. Written through MP4Writer.
 enum MP4Container: AudioFileContainer {
@@ -34,6 +34,9 @@ enum MP4Container: AudioFileContainer {
         if first.type == OCAFormat.fourCharCode("ftyp"), let brand = store.bytes(at: first.bodyStart, count: 4),
            brand == Array("M4A ".utf8) || brand == Array("M4B ".utf8) {
             fileType = kAudioFileM4AType
+        } else if first.type == OCAFormat.fourCharCode("ftyp"), let brand = store.bytes(at: first.bodyStart, count: 4) {
+            // 3GPP's brands ('3gp4'-'3gp9', '3gr6', ...) and 3GPP2's ('3g2a'-'3g2c').
+            if brand.starts(with: Array("3g2".utf8)) { fileType = kAudioFile3GP2Type } else if brand.starts(with: Array("3g".utf8)) { fileType = kAudioFile3GPType }
         }
         guard let moov = top.first(where: { $0.type == OCAFormat.fourCharCode("moov") }) else { return invalid }
         let moovChildren = MP4Box.children(store, from: moov.bodyStart, to: moov.end)
@@ -102,6 +105,12 @@ enum MP4Container: AudioFileContainer {
             format.mFormatID = kAudioFormatOpus
             format.mFramesPerPacket = 960
             format.mSampleRate = 48000
+        case OCAFormat.fourCharCode("samr"), OCAFormat.fourCharCode("sawb"):
+            // 3GPP TS 26.244: storage-format frames, one or more a sample (the 'damr' box says nothing the
+            // frames do not). The frames a packet holds come from the sample durations below.
+            let wideband = entry.type == OCAFormat.fourCharCode("sawb")
+            format = AMRContainer.format(wideband: wideband)
+            format.mFramesPerPacket = 0
         case OCAFormat.fourCharCode(".mp3"):
             format.mFormatID = kAudioFormatMPEGLayer3
             format.mFramesPerPacket = 1152
