@@ -1,6 +1,7 @@
 // libopus (Debian's libopus-dev): the Opus codec behind kAudioFormatOpus. Its control calls are variadic
 // macros, which Swift cannot call: these wrappers give each one the code uses a plain signature.
 #include <opus/opus.h>
+#include <opus/opus_multistream.h>
 
 static inline int oca_opus_set_bitrate(OpusEncoder *e, opus_int32 bitrate) { return opus_encoder_ctl(e, OPUS_SET_BITRATE(bitrate)); }
 static inline int oca_opus_set_complexity(OpusEncoder *e, opus_int32 complexity) { return opus_encoder_ctl(e, OPUS_SET_COMPLEXITY(complexity)); }
@@ -9,3 +10,4 @@ static inline int oca_opus_set_vbr_constraint(OpusEncoder *e, opus_int32 constra
 static inline int oca_opus_get_lookahead(OpusEncoder *e, opus_int32 *lookahead) { return opus_encoder_ctl(e, OPUS_GET_LOOKAHEAD(lookahead)); }
 static inline int oca_opus_encoder_reset(OpusEncoder *e) { return opus_encoder_ctl(e, OPUS_RESET_STATE); }
 static inline int oca_opus_decoder_reset(OpusDecoder *d) { return opus_decoder_ctl(d, OPUS_RESET_STATE); }
+static inline int oca_opus_multistream_decoder_reset(OpusMSDecoder *d) { return opus_multistream_decoder_ctl(d, OPUS_RESET_STATE); }

@@ -90,7 +90,8 @@ enum CAFContainer: AudioFileContainer {
             index = parsed
         }
         var result = AudioFileLayout(fileType: kAudioFileCAFType, format: format, dataOffset: dataOffset, dataByteCount: dataSize,
-                                     channelLayout: layout, magicCookie: cookie, info: infoDict,
+                                     channelLayout: layout ?? (format.mFormatID == kAudioFormatOpus ? cookie.flatMap(OpusHeader.init)?.channelLayoutBytes : nil),
+                                     magicCookie: cookie, info: infoDict,
                                      headerPatch: .caf(dataSizeOffset: dataSizeField), userData: userData)
         result.trailingChunks = afterData ?? []
         result.packetTable = packetTable

@@ -203,6 +203,7 @@ enum MP4Container: AudioFileContainer {
         }
         // A 'chan' box in the sample entry (QuickTime's, which Apple writes): a full box around CAF's layout.
         let channelLayout = boxBytes("chan").flatMap { $0.count >= 12 + 12 ? CAFContainer.cafLayoutToNative(Array($0[12...])) : nil }
+            ?? (format.mFormatID == kAudioFormatOpus ? cookie.flatMap(OpusHeader.init)?.channelLayoutBytes : nil)
         var layout = AudioFileLayout(fileType: fileType, format: format, dataOffset: dataOffset, dataByteCount: index.dataEnd,
                                      channelLayout: channelLayout, magicCookie: cookie, info: info)
         layout.packetIndex = index

@@ -159,6 +159,8 @@ enum OggContainer: AudioFileContainer {
         }
         var layout = AudioFileLayout(fileType: kOCAAudioFileOggType, format: format, dataOffset: dataOffset,
                                      dataByteCount: index.dataEnd, magicCookie: cookie, info: dictionary)
+        // Opus with more than two channels: mapping family 1's order as Apple's Ogg layout tag.
+        if codec == .opus { layout.channelLayout = OpusHeader(cookie)?.channelLayoutBytes }
         layout.packetIndex = index
         layout.dataSegments = map
         layout.oggSerial = serial
