@@ -42,10 +42,15 @@ let package = Package(
         .executableTarget(
             name: "AudioQueueBench",
             dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), .product(name: "AudioToolboxAAC", package: "OpenCoreAudio")]),
-        // Codec decode/encode through ExtAudioFile against libsndfile (libFLAC, libmpg123) on the same files.
+        // The libavcodec peer for CodecBench: whole-file decoding (libavformat + libavcodec) to PCM in memory and
+        // in-memory encoding (Debian: libavformat-dev, libavcodec-dev; run.sh installs them).
+        .target(name: "CAVBench", cSettings: [.unsafeFlags(["-O2"])],
+                linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
+        // Codec decode/encode for every codec we have against libavcodec (and libsndfile, and the reference tools
+        // flac/opusenc/opusdec against afconvert whole-process) on the same files, in the same run.
         .executableTarget(
             name: "CodecBench",
-            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), "CSndfile"]),
+            dependencies: [.product(name: "AudioToolbox", package: "OpenCoreAudio"), .product(name: "AudioToolboxAAC", package: "OpenCoreAudio"), "CSndfile", "CAVBench"]),
         // Effects and generators: each effect in x real time, the biquad kernel against a plain C loop, the file
         // player against ExtAudioFile reading the same file.
         .target(name: "CBiquad", cSettings: [.unsafeFlags(["-O3"])]),

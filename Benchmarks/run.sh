@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 missing=()
-for p in libsoxr-dev libsamplerate0-dev libsndfile1-dev libsoundtouch-dev espeak-ng pkg-config flac ffmpeg fluidsynth timgm6mb-soundfont libopenal1 libmysofa-dev; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for p in libavformat-dev libavcodec-dev opus-tools libsoxr-dev libsamplerate0-dev libsndfile1-dev libsoundtouch-dev espeak-ng pkg-config flac ffmpeg fluidsynth timgm6mb-soundfont libopenal1 libmysofa-dev; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
