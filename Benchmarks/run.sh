@@ -10,6 +10,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 swift build -c release
+swift build -c release --product afconvert  # CodecBench times it against flac, opusenc and opusdec
 # The round-trip benchmark plays and records on a private PulseAudio server (never the user's).
 server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap '../scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
