@@ -48,6 +48,9 @@ if ! python3 -c "import pymidi.packets" >/dev/null 2>&1; then
 fi
 # No sound server is started or changed here: the tests start a private one (scripts/test.sh), and
 # scripts/pulse-server.sh starts one for a machine without a sound card.
+# pesq (PyPI): ITU-T P.862 speech quality, the objective score scripts/aac-quality.py (AACQualityTests) puts our AAC
+# encoder's output beside FFmpeg's own AAC encoder with.
+python3 -c "import pesq" 2>/dev/null || python3 -m pip install -q pesq 2>/dev/null || python3 -m pip install -q --break-system-packages pesq
 # mido (PyPI): the outside reader and writer of Standard MIDI Files the MusicSequence tests compare against.
 python3 -c "import mido" 2>/dev/null || python3 -m pip install -q mido 2>/dev/null || python3 -m pip install -q --break-system-packages mido
 # ray (PyPI): the cluster scheduler batch/ray_batch.py fans catalogs out with (the batch tests start a local one);
