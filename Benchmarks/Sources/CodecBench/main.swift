@@ -16,7 +16,6 @@ import CAVBench
 import CSndfile
 import Foundation
 
-setvbuf(stdout, nil, _IOLBF, 0)
 
 let channels = 2, seconds = 60, runs = 7
 let dir = FileManager.default.temporaryDirectory.appendingPathComponent("oca-codec-bench-\(getpid())")
