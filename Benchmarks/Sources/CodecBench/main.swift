@@ -56,8 +56,11 @@ func run(_ tool: String, _ args: [String]) {
     p.arguments = args
     p.standardOutput = FileHandle.nullDevice
     p.standardError = FileHandle.nullDevice
-    try? p.run()
+    // A tool that fails returns at once: timed, that would pass for a fast one (an afconvert left over from an
+    // older build did exactly that with Opus), so any failure stops the benchmark.
+    do { try p.run() } catch { fatalError("\(tool): \(error)") }
     p.waitUntilExit()
+    guard p.terminationStatus == 0 else { fatalError("\(tool) \(args.joined(separator: " ")) exited with \(p.terminationStatus)") }
 }
 
 /// CPU seconds (user + system) a child process used.
