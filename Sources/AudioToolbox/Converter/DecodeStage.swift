@@ -72,13 +72,21 @@ final class DecodeStage {
             var frames = 0
             if let descriptions = clientDescriptions.pointee {
                 // Packets where the descriptions say; one outside the buffer ends the input as corrupt.
-                for p in 0..<count {
+                var p = 0
+                while p < count {
                     let d = descriptions[p]
                     guard d.mStartOffset >= 0, Int64(d.mDataByteSize) <= Int64(bytes) - d.mStartOffset else {
                         return (frames, kAudioConverterErr_InvalidInputSize)
                     }
+                    let run = constantRun(descriptions, from: p, count: count, bytes: bytes)
+                    if run > 1, let n = decodeRun(data + Int(d.mStartOffset), packets: run, at: frames) {
+                        frames += n
+                        p += run
+                        continue
+                    }
                     let packet = UnsafeRawBufferPointer(start: data + Int(d.mStartOffset), count: Int(d.mDataByteSize))
                     frames += decodeConcealing(packet, packets: 1, at: frames)
+                    p += 1
                 }
             } else {
                 guard format.mBytesPerPacket > 0 else { return (0, kAudioConverterErr_RequiresPacketDescriptionsError) }
@@ -90,6 +98,32 @@ final class DecodeStage {
             if frames > 0 { return (frames, noErr) }
         }
         return (0, noErr)
+    }
+
+    /// How many packets from `first` on are constant-size (the format's bytes per packet) and laid end to end inside
+    /// the client's bytes: those decode in one call. A reader may describe every packet of constant-size data, and a
+    /// µ-law or A-law packet is a single frame, so a call per packet cost five times the decoding itself.
+    private func constantRun(_ d: UnsafeMutablePointer<AudioStreamPacketDescription>, from first: Int, count: Int, bytes: Int) -> Int {
+        let size = Int64(format.mBytesPerPacket)
+        guard size > 0, Int64(d[first].mDataByteSize) == size else { return 1 }
+        let start = d[first].mStartOffset
+        var run = 1
+        while first + run < count {
+            let next = d[first + run]
+            guard Int64(next.mDataByteSize) == size, next.mStartOffset == start + Int64(run) * size,
+                  next.mStartOffset + size <= Int64(bytes) else { break }
+            run += 1
+        }
+        return run
+    }
+
+    /// Decodes `packets` constant-size packets in one call; nil when the decoder refuses them, so that the caller
+    /// decodes them one at a time and conceals only the bad one.
+    private func decodeRun(_ start: UnsafeRawPointer, packets: Int, at frame: Int) -> Int? {
+        let room = capacityFrames - frame
+        guard room > 0 else { return 0 }
+        let bytes = UnsafeRawBufferPointer(start: start, count: packets * Int(format.mBytesPerPacket))
+        return try? decoder.decode(bytes, packetCount: packets, into: buffer + frame * pcm.bytesPerFrame, capacityFrames: room)
     }
 
     /// Decodes into the buffer at `frame`; a packet the decoder rejects becomes silence of its nominal
