@@ -40,8 +40,11 @@ final class TapRecorder: @unchecked Sendable {
             defer { self.lock.unlock() }
             self._powers.append(power)
             self._tapFormats.append(buffer.format)
+            // A buffer delivered after stop() finds no file: it must not count as written (`try self.file?.write`
+            // would skip the write and still count it, which made framesWritten run ahead of the file).
+            guard let file = self.file else { return }
             do {
-                try self.file?.write(from: buffer)
+                try file.write(from: buffer)
                 self._framesWritten += AVAudioFramePosition(buffer.frameLength)
             } catch {
                 self._errors.append(error)
