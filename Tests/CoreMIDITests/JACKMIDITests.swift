@@ -199,8 +199,10 @@ private func dumpEvents(_ url: URL) -> [(frame: Int, bytes: [UInt8])] {
         #expect(events[0].frame == events[1].frame)
         let gap1 = events[2].frame - events[0].frame, gap2 = events[3].frame - events[0].frame
         print("JACK send timing: \(gap1) frames for 100 ms (4800 expected), \(gap2) frames for 250 ms (12000 expected)")
-        #expect(abs(gap1 - 4800) <= Self.period)
-        #expect(abs(gap2 - 12_000) <= Self.period)
+        // Within a period, and one more for a cycle whose start JACK did not report: the callback then takes its own
+        // start as the cycle's, late by however long the dummy driver's wakeup was (once 260 frames, 5.4 ms).
+        #expect(abs(gap1 - 4800) <= 2 * Self.period)
+        #expect(abs(gap2 - 12_000) <= 2 * Self.period)
     }
 
     @Test func receiveFromAnOutsideClientWithHostTimestamps() async throws {
