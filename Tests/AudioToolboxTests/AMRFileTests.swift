@@ -288,20 +288,7 @@ import Testing
         let url = try Self.makeAMR(wideband: wideband)
         defer { try? FileManager.default.removeItem(at: url) }
         let bytes = Array(try Data(contentsOf: url))
-        var file: AudioFileID?
-        try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &file) == noErr)
-        defer { AudioFileClose(file!) }
-        var expected: [[UInt8]] = []
-        var descriptions = [AudioStreamPacketDescription](repeating: AudioStreamPacketDescription(), count: 64)
-        var buffer = [UInt8](repeating: 0, count: 64 * 61)
-        var packet: Int64 = 0
-        while true {
-            var n: UInt32 = 64, size = UInt32(buffer.count)
-            AudioFileReadPacketData(file!, false, &size, &descriptions, packet, &n, &buffer)
-            if n == 0 { break }
-            for d in descriptions.prefix(Int(n)) { expected.append(Array(buffer[Int(d.mStartOffset)..<Int(d.mStartOffset) + Int(d.mDataByteSize)])) }
-            packet += Int64(n)
-        }
+        let expected = try TestSupport.packetsAudioFileReads(url, maxPacketBytes: 61)
         let collector = StreamCollector()
         let listener: AudioFileStream_PropertyListenerProc = { user, stream, id, _ in
             let c = Unmanaged<StreamCollector>.fromOpaque(user).takeUnretainedValue()

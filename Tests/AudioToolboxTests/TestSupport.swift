@@ -4,6 +4,26 @@ import Testing
 
 /// Shared helpers for the AudioToolbox tests.
 enum TestSupport {
+    /// Every packet AudioFile reads from `url`, in order, as bytes: what an AudioFileStream test compares with.
+    /// `maxPacketBytes` bounds one packet of the format.
+    static func packetsAudioFileReads(_ url: URL, maxPacketBytes: Int) throws -> [[UInt8]] {
+        var file: AudioFileID?
+        try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &file) == noErr)
+        defer { AudioFileClose(file!) }
+        var packets: [[UInt8]] = []
+        var descriptions = [AudioStreamPacketDescription](repeating: AudioStreamPacketDescription(), count: 64)
+        var buffer = [UInt8](repeating: 0, count: 64 * maxPacketBytes)
+        var packet: Int64 = 0
+        while true {
+            var n: UInt32 = 64, size = UInt32(buffer.count)
+            AudioFileReadPacketData(file!, false, &size, &descriptions, packet, &n, &buffer)
+            if n == 0 { break }
+            for d in descriptions.prefix(Int(n)) { packets.append(Array(buffer[Int(d.mStartOffset)..<Int(d.mStartOffset) + Int(d.mDataByteSize)])) }
+            packet += Int64(n)
+        }
+        return packets
+    }
+
     static let genericOutput = AudioComponentDescription(
         componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
         componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
