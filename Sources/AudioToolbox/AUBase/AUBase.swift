@@ -348,7 +348,6 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
 
     /// Starts measuring render load (AUGraphGetCPULoad).
     func startLoadMeter() {
-        loadMeter.turnOn()
         setRenderWork(.meter, true)
     }
 }

@@ -2,14 +2,10 @@ import Synchronization
 
 /// Measures how much of each slice's real-time budget a render used (for AUGraphGetCPULoad and
 /// AUGraphGetMaxCPULoad): a short-term running average and the maximum since last read.
-/// `record` is safe on the render thread.
+/// `record` is safe on the render thread. Whether a unit measures is its RenderWork `.meter` bit.
 final class RenderLoadMeter: @unchecked Sendable {
-    private let enabled = Atomic<Bool>(false)
     private let averageBits = Atomic<UInt64>(0)
     private let maxBits = Atomic<UInt64>(0)
-
-    var isOn: Bool { enabled.load(ordering: .relaxed) }
-    func turnOn() { enabled.store(true, ordering: .relaxed) }
 
     @inline(__always)
     func record(nanoseconds: UInt64, frames: UInt32, sampleRate: Double) {
