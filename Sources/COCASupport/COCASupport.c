@@ -21,8 +21,6 @@ void oca_realtime_exit(void) {
 }
 
 // initial-exec: a fixed offset from the thread pointer, not a __tls_get_addr call on every render.
-static __thread int render_depth __attribute__((tls_model("initial-exec")));
+__thread int oca_render_depth __attribute__((tls_model("initial-exec")));
 
-void oca_render_enter(void) { render_depth++; }
-void oca_render_leave(void) { render_depth--; }
-int oca_in_render(void) { return render_depth > 0; }
+int oca_in_render(void) { return oca_render_depth > 0; }

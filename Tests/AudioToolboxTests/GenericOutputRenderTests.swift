@@ -96,6 +96,58 @@ import Testing
         }
     }
 
+    /// The unit keeps input 0's upstream unit in its own render fields; every way of changing the source must reach
+    /// them: another unit, no unit, a render callback, another unit's bus 1 (which the kept copy does not cover).
+    @Test func reconnectingWhileInitializedRendersTheNewSource() throws {
+        let format = OCAFormat.canonical(sampleRate: 44100, channels: 2)
+        let a = try TestSupport.newUnit(), b = try TestSupport.newUnit(), downstream = try TestSupport.newUnit()
+        var splitterDesc = AudioComponentDescription(componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_Splitter,
+                                                     componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var splitter: AudioUnit?
+        #expect(AudioComponentInstanceNew(try #require(AudioComponentFindNext(nil, &splitterDesc)), &splitter) == noErr)
+        let split = try #require(splitter)
+        defer { [downstream, split, b, a].forEach { AudioComponentInstanceDispose($0) } }
+        let sources = [SineSource(frequency: 440, amplitude: 0.5, format: format), SineSource(frequency: 1000, amplitude: 0.25, format: format),
+                       SineSource(frequency: 3000, amplitude: 0.125, format: format), SineSource(frequency: 50, amplitude: 0.9, format: format)]
+        for (unit, source) in zip([a, b, split], sources) {
+            TestSupport.setFormat(unit, kAudioUnitScope_Input, 0, format)
+            TestSupport.setFormat(unit, kAudioUnitScope_Output, 0, format)
+            TestSupport.setCallback(unit, 0, SineSource.callback, source.refCon)
+        }
+        TestSupport.setFormat(split, kAudioUnitScope_Output, 1, format)
+        TestSupport.setFormat(downstream, kAudioUnitScope_Input, 0, format)
+        TestSupport.setFormat(downstream, kAudioUnitScope_Output, 0, format)
+        for unit in [a, b, split, downstream] { #expect(AudioUnitInitialize(unit) == noErr) }
+        func connect(_ source: AudioUnit?, bus: UInt32 = 0) -> OSStatus {
+            var c = AudioUnitConnection(sourceAudioUnit: source, sourceOutputNumber: bus, destInputNumber: 0)
+            return AudioUnitSetProperty(downstream, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &c,
+                                        UInt32(MemoryLayout<AudioUnitConnection>.size))
+        }
+        func rendersSource(_ source: SineSource) throws -> Bool {
+            let out = try TestSupport.render(downstream, format: format, totalFrames: 600, slices: [256])
+            return (0..<600).allSatisfy { out.channels[1][$0] == Double(Float32(source.value(channel: 1, frame: Double($0)))) }
+        }
+        #expect(connect(a) == noErr)
+        #expect(try rendersSource(sources[0]))
+        #expect(connect(b) == noErr)
+        #expect(try rendersSource(sources[1]))
+        #expect(connect(split, bus: 1) == noErr)
+        #expect(try rendersSource(sources[2]))
+        #expect(connect(nil) == noErr)
+        let memory = UnsafeMutablePointer<Float32>.allocate(capacity: 512)
+        defer { memory.deallocate() }
+        let list = AudioBufferList.allocate(maximumBuffers: 2)
+        defer { free(list.unsafeMutablePointer) }
+        for i in 0..<2 { list[i] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 1024, mData: memory + i * 256) }
+        var flags = AudioUnitRenderActionFlags(), ts = AudioTimeStamp()
+        ts.mFlags = .sampleTimeValid
+        #expect(AudioUnitRender(downstream, &flags, &ts, 0, 256, list.unsafeMutablePointer) == kAudioUnitErr_NoConnection)
+        #expect(TestSupport.setCallback(downstream, 0, SineSource.callback, sources[3].refCon) == noErr)
+        #expect(try rendersSource(sources[3]))
+        #expect(connect(a) == noErr)
+        #expect(try rendersSource(sources[0]))
+    }
+
     @Test func timeStampsReachTheCallbackUnchanged() throws {
         let unit = try TestSupport.newUnit()
         defer { AudioComponentInstanceDispose(unit) }

@@ -126,7 +126,9 @@ import Testing
         note.withUnsafePointer { _ = MIDIReceived(src, $0) }
         try await Task.sleep(nanoseconds: 50_000_000)
         #expect(inbox.all.count == before + 1)
-        #expect(changes.all.filter { $0 == .msgThruConnectionsChanged }.count == 3)
+        // Create, change, dispose: three at least (the notification goes to every client of the process, and other
+        // suites running in parallel, such as JACKMIDITests, make thru connections of their own).
+        #expect(changes.all.filter { $0 == .msgThruConnectionsChanged }.count >= 3)
     }
 
     @Test func malformedParametersAreRefused() {

@@ -234,9 +234,9 @@ extension AUBase {
         guard Int(element) < inputs.count else { return kAudioUnitErr_InvalidElement }
         let input = inputs[Int(element)]
         if let proc = cb.inputProc {
-            input.source.publish(.init(kind: .callback, callback: proc, refCon: cb.inputProcRefCon))
+            input.publishSource(.init(kind: .callback, callback: proc, refCon: cb.inputProcRefCon))
         } else {
-            input.source.publish(.init())
+            input.publishSource(.init())
         }
         propertyChanged(kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, element)
         return noErr
@@ -279,7 +279,7 @@ extension AUBase {
         guard Int(c.destInputNumber) < inputs.count else { return kAudioUnitErr_InvalidElement }
         let input = inputs[Int(c.destInputNumber)]
         guard let source = c.sourceAudioUnit else {
-            input.source.publish(.init())
+            input.publishSource(.init())
             propertyChanged(kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, c.destInputNumber)
             return noErr
         }
@@ -293,7 +293,7 @@ extension AUBase {
                                         &format, size)
             guard setStatus == noErr else { return setStatus }
         }
-        input.source.publish(.init(kind: .connection, sourceUnit: source, sourceBus: c.sourceOutputNumber))
+        input.publishSource(.init(kind: .connection, sourceUnit: source, sourceBus: c.sourceOutputNumber))
         propertyChanged(kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, c.destInputNumber)
         return noErr
     }

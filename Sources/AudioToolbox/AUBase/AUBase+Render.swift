@@ -76,7 +76,12 @@ extension AUBase {
             return renderWithWork(flags, timeStamp, bus, frames, ioData, callerProvidesMemory: callerProvidesMemory)
         }
         // The common case: the caller's memory, no notifications and no parameter events.
-        let status = renderBus(flags, timeStamp, bus, frames, ioData)
+        let status: OSStatus
+        if bus == 0, passesInput0Through, let upstream = input0Upstream.load(ordering: .relaxed) {
+            status = AudioUnitRender(OpaquePointer(upstream), flags, timeStamp, 0, frames, ioData)
+        } else {
+            status = renderBus(flags, timeStamp, bus, frames, ioData)
+        }
         guard status == noErr else { return finishRender(status, flags, timeStamp, bus, frames, ioData) }
         lastRenderSampleTime.store(timeStamp.pointee.mSampleTime.bitPattern, ordering: .relaxed)
         return noErr

@@ -19,25 +19,32 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     /// What the render path must do besides rendering (RenderWork bits); set by whoever adds the work.
     let renderWork = Atomic<UInt32>(0)
     private let initializedFlag = Atomic<Bool>(false)
+    /// Output 0 is input 0's audio unchanged, rendered in place (AUGenericOutput): a connected input 0 is then
+    /// rendered by this unit's own AudioUnitRender, one call per unit down a chain instead of two (a chain's nested
+    /// returns outnumber what the CPU's return predictor holds, so each extra level is a mispredicted return).
+    @exclusivity(unchecked) var passesInput0Through = false
     @exclusivity(unchecked) var maxFramesPerSlice = AUBase.defaultMaxFramesPerSlice
     /// Output 0's buffer count and bytes per frame, for the render's argument checks without visiting the element
     /// (kept by `elementFormatChanged`).
     @exclusivity(unchecked) private(set) var output0Buffers: UInt32 = 0
     @exclusivity(unchecked) private(set) var output0BytesPerFrame: UInt32 = 0
     @exclusivity(unchecked) private(set) var outputCount = 0
-    /// Input 0's source cell, unretained, so that pulling a connection does not visit the element first.
-    @exclusivity(unchecked) private var input0Source: Unmanaged<RetiringPointerCell<AUInputElement.Source>>?
-    /// The elements as unretained references, for the render path: a class reference read out of a Swift
-    /// array is retained and released around its use (the profile's retain/release); one read out of raw memory
-    /// as Unmanaged is not. The arrays keep the elements alive; rebuilt whenever the counts change.
-    @exclusivity(unchecked) private var inputRefs = UnsafeMutablePointer<Unmanaged<AUInputElement>>.allocate(capacity: 1)
-    @exclusivity(unchecked) private var outputRefs = UnsafeMutablePointer<Unmanaged<AUOutputElement>>.allocate(capacity: 1)
+    /// The unit connected to input 0's bus 0 (a connection from its output 0), else nil: the case that repeats down a
+    /// chain, read from this line of the unit instead of through input 0's source cell and its current copy (two
+    /// dependent loads from two other objects, the profile's cache misses). Kept by `inputSourceChanged`.
+    let input0Upstream = Atomic<UnsafeMutableRawPointer?>(nil)
     /// A graph's pending render plan (an unmanaged GraphRenderPlan), adopted at the start of the next
     /// render of this unit when it heads a running graph.
     let pendingPlan = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Sample time of the last render (render thread writes, others read; 64-bit atomic store).
     let lastRenderSampleTime = Atomic<UInt64>(Double(-Double.greatestFiniteMagnitude).bitPattern)
+    /// The elements as unretained references, for the render path: a class reference read out of a Swift
+    /// array is retained and released around its use (the profile's retain/release); one read out of raw memory
+    /// as Unmanaged is not. The arrays keep the elements alive; rebuilt whenever the counts change.
+    @exclusivity(unchecked) private var inputRefs = UnsafeMutablePointer<Unmanaged<AUInputElement>>.allocate(capacity: 1)
+    @exclusivity(unchecked) private var outputRefs = UnsafeMutablePointer<Unmanaged<AUOutputElement>>.allocate(capacity: 1)
     let lastRenderError = Atomic<Int32>(0)
+    @exclusivity(unchecked) private var inputCount = 0
 
     let globalElement = AUElement()
     @exclusivity(unchecked) private(set) var inputs: [AUInputElement] = []
@@ -183,7 +190,8 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
         oldInputs.deallocate()
         oldOutputs.deallocate()
         outputCount = outputs.count
-        input0Source = inputs.first.map { .passUnretained($0.source) }
+        inputCount = inputs.count
+        if let first = inputs.first { inputSourceChanged(first) } else { input0Upstream.store(nil, ordering: .relaxed) }
         elementFormatChanged()
     }
 
@@ -191,6 +199,15 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     func elementFormatChanged() {
         output0Buffers = outputs.first.map { UInt32($0.bufferCount) } ?? 0
         output0BytesPerFrame = outputs.first?.format.mBytesPerFrame ?? 0
+    }
+
+    /// An input's source changed: refresh `input0Upstream` if it is input 0. Safe on the render thread (a graph's
+    /// plan is adopted there).
+    func inputSourceChanged(_ input: AUInputElement) {
+        guard inputCount > 0, inputRefs[0].toOpaque() == Unmanaged.passUnretained(input).toOpaque() else { return }
+        let s = input.source.pointer.pointee
+        let upstream = s.kind == .connection && s.sourceBus == 0 ? s.sourceUnit.map { UnsafeMutableRawPointer($0) } : nil
+        input0Upstream.store(upstream, ordering: .releasing)
     }
 
     /// Calls `body` with input element `i` (which must exist), without retaining it. Render thread.
@@ -207,11 +224,8 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
                    frames: UInt32, into target: UnsafeMutablePointer<AudioBufferList>? = nil)
         -> (OSStatus, UnsafeMutablePointer<AudioBufferList>) {
         // The case that repeats down a chain: input 0 connected, rendering into the caller's memory.
-        if i == 0, let target, let cell = input0Source {
-            let s = cell._withUnsafeGuaranteedRef { $0.pointer }
-            if s.pointee.kind == .connection {
-                return (AudioUnitRender(s.pointee.sourceUnit!, flags, timeStamp, s.pointee.sourceBus, frames, target), target)
-            }
+        if i == 0, let target, let upstream = input0Upstream.load(ordering: .relaxed) {
+            return (AudioUnitRender(OpaquePointer(upstream), flags, timeStamp, 0, frames, target), target)
         }
         return withInput(i) { $0.pull(flags: flags, timeStamp: timeStamp, bus: UInt32(i), frames: frames, into: target) }
     }

@@ -51,6 +51,13 @@ final class AUInputElement: AUIOElement {
 
     let source = RetiringPointerCell(Source())
 
+    /// Publishes a new source and tells the owning unit (which keeps input 0's upstream unit in its render fields).
+    /// Never call from the render thread.
+    func publishSource(_ newSource: Source) {
+        source.publish(newSource)
+        owner?.inputSourceChanged(self)
+    }
+
     /// Pulls `frames` frames of input for bus `bus` into this element's buffers (or the upstream
     /// unit's, for a connection that lends them). Safe on the render thread.
     @inline(__always)

@@ -6,6 +6,7 @@ import Synchronization
 final class GraphRenderPlan: @unchecked Sendable {
     struct Entry {
         let cell: Unmanaged<RetiringPointerCell<AUInputElement.Source>>
+        let input: Unmanaged<AUInputElement>
         let replacement: UnsafeMutablePointer<AUInputElement.Source>
         var replaced: UnsafeMutablePointer<AUInputElement.Source>?
     }
@@ -21,7 +22,7 @@ final class GraphRenderPlan: @unchecked Sendable {
         owners = changes.map(\.0)
         entries = .allocate(capacity: max(count, 1))
         for (i, (input, source)) in changes.enumerated() {
-            (entries + i).initialize(to: Entry(cell: Unmanaged.passUnretained(input.source),
+            (entries + i).initialize(to: Entry(cell: Unmanaged.passUnretained(input.source), input: .passUnretained(input),
                                                replacement: input.source.make(source), replaced: nil))
         }
     }
@@ -36,6 +37,7 @@ final class GraphRenderPlan: @unchecked Sendable {
         for i in 0..<count {
             let e = entries[i]
             entries[i].replaced = e.cell._withUnsafeGuaranteedRef { $0.swap(e.replacement) }
+            e.input._withUnsafeGuaranteedRef { $0.owner?.inputSourceChanged($0) }
         }
         adopted.store(true, ordering: .releasing)
     }

@@ -33,8 +33,11 @@ static inline OCA_NOLOCKS void oca_memzero(void *dst, unsigned long n) {
 
 /// How deep the calling thread is inside AudioUnitRender calls (0: not rendering). Lets non-real-time
 /// APIs notice they are called from a render callback or notification.
-OCA_NOLOCKS void oca_render_enter(void);
-OCA_NOLOCKS void oca_render_leave(void);
+/// Inline, on an initial-exec thread-local: every unit of a pull chain enters and leaves, and two out-of-line calls
+/// per unit were a measurable part of the render dispatch.
+extern __thread int oca_render_depth __attribute__((tls_model("initial-exec")));
+static inline OCA_NOLOCKS void oca_render_enter(void) { oca_render_depth++; }
+static inline OCA_NOLOCKS void oca_render_leave(void) { oca_render_depth--; }
 OCA_NOLOCKS int oca_in_render(void);
 
 /// Monotonic clock in nanoseconds (vDSO, no system call on Linux x86_64/arm64).

@@ -12,6 +12,7 @@ final class AUGenericOutput: AUOutputBase, @unchecked Sendable {
 
     init(component: AudioComponentEntry) {
         super.init(component: component, inputs: 1, outputs: 1)
+        passesInput0Through = true
     }
 
     override func isValidFormat(_ scope: AudioUnitScope, _ element: AudioUnitElement, _ f: AudioStreamBasicDescription) -> Bool {
