@@ -1,4 +1,6 @@
 // opencore-amr (Debian's libopencore-amrnb-dev and libopencore-amrwb-dev): the AMR narrowband and wideband
-// decoders behind kAudioFormatAMR and kAudioFormatAMR_WB. Both take one frame in storage format (ToC byte first).
+// decoders behind kAudioFormatAMR and kAudioFormatAMR_WB, and the narrowband encoder. All take or make one frame
+// in storage format (ToC byte first). opencore-amrwb has no encoder; no wideband encoder library is linked.
 #include <opencore-amrnb/interf_dec.h>
+#include <opencore-amrnb/interf_enc.h>
 #include <opencore-amrwb/dec_if.h>

@@ -279,11 +279,11 @@ struct AudioFileTypeInfo {
                           utis: ["public.mp3"], pcm: [], compressed: [kAudioFormatMPEGLayer3], writable: false),
         AudioFileTypeInfo(type: kAudioFileAMRType, name: "AMR", extensions: ["amr"], mimeTypes: ["audio/amr"],
                           utis: ["org.3gpp.adaptive-multi-rate-audio"], pcm: [], compressed: [kAudioFormatAMR, kAudioFormatAMR_WB]),
-        // 3GP and 3GPP2 are read (AMR and AAC inside), not written.
+        // 3GP and 3GPP2: AMR and AAC inside, read and written.
         AudioFileTypeInfo(type: kAudioFile3GPType, name: "3GP Audio", extensions: ["3gp", "3gpp"], mimeTypes: ["audio/3gpp", "video/3gpp"],
-                          utis: ["public.3gpp"], pcm: [], compressed: [kAudioFormatMPEG4AAC, kAudioFormatAMR, kAudioFormatAMR_WB], writable: false),
+                          utis: ["public.3gpp"], pcm: [], compressed: MP4Container.writable3GPFormats),
         AudioFileTypeInfo(type: kAudioFile3GP2Type, name: "3GPP-2 Audio", extensions: ["3g2", "3gp2"], mimeTypes: ["audio/3gpp2", "video/3gpp2"],
-                          utis: ["public.3gpp2"], pcm: [], compressed: [kAudioFormatMPEG4AAC, kAudioFormatAMR, kAudioFormatAMR_WB], writable: false),
+                          utis: ["public.3gpp2"], pcm: [], compressed: MP4Container.writable3GPFormats),
         // Not one of Apple's types: Opus and FLAC in Ogg (Opus written too), under this package's 'OggS'.
         AudioFileTypeInfo(type: kOCAAudioFileOggType, name: "Ogg", extensions: ["ogg", "opus", "oga"], mimeTypes: ["audio/ogg", "audio/opus"],
                           utis: ["org.xiph.ogg-audio"], pcm: [], compressed: [kAudioFormatOpus]),

@@ -73,7 +73,7 @@ extension AudioFileObject {
 
     /// Whether the 'moov' comes before the 'mdat' (MPEG-4; every other file is laid out as it stays).
     var isOptimized: Bool {
-        guard [kAudioFileM4AType, kAudioFileMPEG4Type, kAudioFileM4BType].contains(layout.fileType) else { return true }
+        guard [kAudioFileM4AType, kAudioFileMPEG4Type, kAudioFileM4BType, kAudioFile3GPType, kAudioFile3GP2Type].contains(layout.fileType) else { return true }
         let top = MP4Box.children(store, from: 0, to: store.size, limit: 64).map(\.type)
         guard let moov = top.firstIndex(of: OCAFormat.fourCharCode("moov")),
               let mdat = top.firstIndex(of: OCAFormat.fourCharCode("mdat")) else { return true }

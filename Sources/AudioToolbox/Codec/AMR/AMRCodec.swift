@@ -1,7 +1,9 @@
 /// AMR narrowband ('samr': 8 kHz mono, 160 frames a packet) and wideband ('sawb': 16 kHz mono, 320 frames a
-/// packet) through Debian's opencore-amr, decode only: Apple's converter has no AMR encoder and answers
-/// 'fmt?' (kAudioConverterErr_FormatNotSupported) for one, as ours does. A packet is one storage-format frame
-/// (ToC byte first), or several laid end to end where a 3GP sample holds more than one.
+/// packet) through Debian's opencore-amr. Narrowband encodes too, as Apple's converter does ('samr' from
+/// 8 kHz mono; other PCM reaches it through the converter's rate and channel stages); wideband is decode only
+/// here: opencore-amrwb has no encoder and no wideband encoder library is linked, so AudioConverterNew to
+/// 'sawb' answers 'fmt?'. A packet is one storage-format frame (ToC byte first), or several laid end to end
+/// where a 3GP sample holds more than one.
 enum AMRCodec {
     /// The registry entry for 'samr' or 'sawb'.
     static func entry(wideband: Bool) -> CodecEntry {
@@ -13,13 +15,21 @@ enum AMRCodec {
                 guard let d = complete(f, wideband: wideband) else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }
                 return AMRPacketDecoder(format: d, wideband: wideband)
             },
-            makeEncoder: nil)
+            makeEncoder: wideband ? nil : makeEncoder)
+        e.encodeSampleRates = [8000]
+        e.maximumEncodeChannels = 1
         // The fixed-point decoders carry a lot of state (LSP and gain predictors, pitch memory, post-filter), and
         // do not settle bit-exactly: measured over speech, 16 frames (320 ms) before a seek target bring a fresh
         // narrowband decoder to 44 dB or better below the file's power (8 frames: 13 dB), the wideband one to 34 dB
         // below 5.5 kHz; its 6.4-7 kHz band comes from a free-running noise generator and never agrees.
         e.seekPrerollPackets = 16
         return e
+    }
+
+    /// The narrowband encoder for a completed 'samr' description.
+    @Sendable private static func makeEncoder(_ output: AudioStreamBasicDescription,
+                                              _ input: AudioStreamBasicDescription) throws(OSStatusError) -> PacketEncoder {
+        try AMRPacketEncoder(format: output)
     }
 
     /// The fixed fields: the band's rate, mono, 20 ms a packet (or the whole frames a description asks for),

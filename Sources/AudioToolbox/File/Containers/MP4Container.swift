@@ -255,6 +255,14 @@ enum MP4Container: AudioFileContainer {
     /// The formats an MPEG-4 file written here holds (the list AvailableFormatIDs gives).
     static let writableFormats: [AudioFormatID] = [kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2,
                                                    kAudioFormatAppleLossless, kAudioFormatFLAC, kAudioFormatOpus]
+    /// The formats a 3GPP or 3GPP2 file written here holds: AAC and the two AMR bands (TS 26.244's sample entries).
+    static let writable3GPFormats: [AudioFormatID] = [kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2,
+                                                      kAudioFormatAMR, kAudioFormatAMR_WB]
+
+    /// The formats a file of `type` written here holds.
+    static func writableFormats(_ type: AudioFileTypeID) -> [AudioFormatID] {
+        type == kAudioFile3GPType || type == kAudioFile3GP2Type ? writable3GPFormats : writableFormats
+    }
 
     /// Room in front of 'mdat' for the 'moov' (a free box until the first header update): the sample
     /// table of a few minutes of AAC, a quarter of an hour of ALAC.
@@ -263,7 +271,7 @@ enum MP4Container: AudioFileContainer {
     /// A new file: 'ftyp', the reserve, and the 'mdat' header; the 'moov' comes with the header updates.
     static func create(type: AudioFileTypeID, format requested: AudioStreamBasicDescription, channelLayout: [UInt8]? = nil,
                        magicCookie: [UInt8]?, reserve: Int64 = reservedMovieBytes) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
-        guard writableFormats.contains(requested.mFormatID) else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
+        guard writableFormats(type).contains(requested.mFormatID) else { return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError)) }
         var f = CodecRegistry.entry(requested.mFormatID)?.completeFormat(requested, magicCookie) ?? requested
         if f.mFramesPerPacket == 0 {
             // A codec that is not linked in (AAC without AudioToolboxAAC): the format's fixed packet length.

@@ -23,10 +23,23 @@ enum MP4Writer {
 
     static func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).reversed().map { UInt8(truncatingIfNeeded: v >> UInt64(8 * $0)) } }
 
-    /// 'ftyp': M4A / M4B for Apple's audio types, mp42 for plain MPEG-4.
+    /// 'ftyp': M4A / M4B for Apple's audio types, 3gp4 for 3GPP (TS 26.244's release-4 brand, the first with
+    /// AMR and AAC), 3g2a for 3GPP2, mp42 for plain MPEG-4.
     static func fileTypeBox(_ type: AudioFileTypeID) -> [UInt8] {
-        let major = type == kAudioFileM4AType ? "M4A " : type == kAudioFileM4BType ? "M4B " : "mp42"
-        return box("ftyp", Array(major.utf8) + be(0, 4) + Array((major + "mp42isom").utf8) + be(0, 4))
+        switch type {
+        case kAudioFile3GPType: return box("ftyp", Array("3gp4".utf8) + be(0, 4) + Array("3gp4isom".utf8))
+        case kAudioFile3GP2Type: return box("ftyp", Array("3g2a".utf8) + be(0, 4) + Array("3g2a3gp4isom".utf8))
+        default:
+            let major = type == kAudioFileM4AType ? "M4A " : type == kAudioFileM4BType ? "M4B " : "mp42"
+            return box("ftyp", Array(major.utf8) + be(0, 4) + Array((major + "mp42isom").utf8) + be(0, 4))
+        }
+    }
+
+    /// 3GPP TS 26.244's AMRSpecificBox ('damr'): vendor, decoder version 0, the modes the stream may use (a bit
+    /// per frame type: every speech mode), mode change period 0 (changes at any frame), frames per sample.
+    static func amrSpecificBox(wideband: Bool, framesPerSample: Int) -> [UInt8] {
+        let modeSet: UInt64 = wideband ? 0x01FF : 0x00FF
+        return box("damr", Array("oca ".utf8) + [0] + be(modeSet, 2) + [0, UInt8(clamping: max(framesPerSample, 1))])
     }
 
     /// The codec configuration box for a sample entry, or nil for a format MP4 files here cannot hold. A channel layout
@@ -59,6 +72,11 @@ enum MP4Writer {
             entryType = "Opus"
             config = box("dOps", [0, UInt8(head.channels)] + be(UInt64(head.preSkip), 2) + be(UInt64(head.inputSampleRate), 4)
                          + be(UInt64(UInt16(bitPattern: head.outputGain)), 2) + [0])
+        case kAudioFormatAMR, kAudioFormatAMR_WB:
+            let wideband = f.mFormatID == kAudioFormatAMR_WB
+            entryType = wideband ? "sawb" : "samr"
+            // A packet of several frames is one sample; variable packets (copied from a 3GP) say nothing fixed.
+            config = amrSpecificBox(wideband: wideband, framesPerSample: Int(f.mFramesPerPacket) / AMRFrame.samples(wideband: wideband))
         default:
             return nil
         }
