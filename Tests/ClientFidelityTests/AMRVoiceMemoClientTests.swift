@@ -1,5 +1,6 @@
 // A voice-memo app that keeps its recordings small: 44.1 kHz stereo Float32 from the microphone encoded to AMR
 // narrowband ('samr', 8 kHz mono, 20 ms frames) with AudioConverter, and saved as a .3gp through ExtAudioFile.
+import AVFoundation
 import AudioToolbox
 import Foundation
 import Testing
@@ -153,5 +154,32 @@ final class VoiceMemoEncoder {
         size = 8
         ExtAudioFileGetProperty(reader!, kExtAudioFileProperty_FileLengthFrames, &size, &length)
         #expect(abs(length - 16000) <= 1, "\(length) frames")
+    }
+
+    /// The same memo through AVAudioFile, as most apps write it: settings for AMR at 8 kHz mono and a .3gp or .amr
+    /// URL; read back, the file's format is 'samr' at 8 kHz mono, its length the frames written, and it decodes to
+    /// a buffer of that length at the processing format.
+    @Test(arguments: ["3gp", "amr"])
+    func avAudioFileWritesAMR(_ ext: String) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("memo-\(UUID().uuidString).\(ext)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let settings: [String: Any] = [AVFormatIDKey: kAudioFormatAMR, AVSampleRateKey: 8000.0, AVNumberOfChannelsKey: 1]
+        do {
+            let file = try AVAudioFile(forWriting: url, settings: settings, commonFormat: .pcmFormatFloat32, interleaved: false)
+            let buffer = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 8000))
+            buffer.frameLength = 8000
+            for i in 0..<8000 { buffer.floatChannelData![0][i] = Float(0.4 * sin(2 * Double.pi * 500 * Double(i) / 8000)) }
+            try file.write(from: buffer)
+        }
+        let read = try AVAudioFile(forReading: url)
+        #expect(read.fileFormat.streamDescription.pointee.mFormatID == kAudioFormatAMR)
+        #expect(read.fileFormat.sampleRate == 8000 && read.fileFormat.channelCount == 1)
+        #expect(read.length == 8000)
+        let back = try #require(AVAudioPCMBuffer(pcmFormat: read.processingFormat, frameCapacity: 9000))
+        try read.read(into: back)
+        #expect(back.frameLength == 8000)
+        // A 500 Hz tone survives 12.2 kb/s coding: the decoded signal's power is within 6 dB of the input's (0.08).
+        let power = (0..<Int(back.frameLength)).reduce(0.0) { $0 + Double(back.floatChannelData![0][$1] * back.floatChannelData![0][$1]) } / 8000
+        #expect(power > 0.02 && power < 0.32, "power \(power)")
     }
 }
