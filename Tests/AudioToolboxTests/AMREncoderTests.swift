@@ -51,11 +51,12 @@ import Testing
     }
 
     /// 8 kHz mono samples encoded to AMR-NB by ExtAudioFile into a file of `type`.
-    static func encode(_ samples: [Int16], to url: URL, type: AudioFileTypeID) throws {
+    static func encode(_ samples: [Int16], to url: URL, type: AudioFileTypeID, framesPerPacket: UInt32 = 0) throws {
         var amr = AudioStreamBasicDescription()
         amr.mFormatID = kAudioFormatAMR
         amr.mSampleRate = 8000
         amr.mChannelsPerFrame = 1
+        amr.mFramesPerPacket = framesPerPacket
         var x: ExtAudioFileRef?
         try #require(ExtAudioFileCreateWithURL(url as CFURL, type, &amr, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
         var client = int16(8000)
@@ -232,5 +233,25 @@ import Testing
         let a = try decode(amr), b = try decode(gp)
         #expect(a.count == source.count * 640 && a == b)
         #expect(try TestSupport.packetsAudioFileReads(gp, maxPacketBytes: 64) == source)
+    }
+
+    /// Ten frames a packet (afconvert's `-d samr#1600`): every packet is ten 12.2 kb/s frames (320 bytes, the last
+    /// padded with silent frames), the 'damr' box says 10 frames per sample, and our reader decodes the file to the
+    /// single-frame .amr file's samples. (ffmpeg's demuxer does not split such samples and its decoder takes the
+    /// first frame of each, so ffmpeg is no reference here.)
+    @Test func tenFramesAPacketIn3GP() throws {
+        let input = try Self.makeInput()
+        let amr = FileSupport.tempURL("amr"), gp = FileSupport.tempURL("3gp")
+        defer { for u in [input, amr, gp] { try? FileManager.default.removeItem(at: u) } }
+        let samples = try Self.readInt16(input)
+        try Self.encode(samples, to: amr, type: kAudioFileAMRType)
+        try Self.encode(samples, to: gp, type: kAudioFile3GPType, framesPerPacket: 1600)
+        let packets = try TestSupport.packetsAudioFileReads(gp, maxPacketBytes: 320)
+        #expect(packets.count == (samples.count + 1599) / 1600)
+        #expect(packets.allSatisfy { $0.count == 320 })
+        let bytes = Array(try Data(contentsOf: gp))
+        let damr = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)] == ArraySlice(Array("damr".utf8)) })
+        #expect(bytes[damr + 12] == 10)
+        #expect(try Self.readInt16(gp) == Array(try Self.readInt16(amr).prefix(samples.count)))
     }
 }

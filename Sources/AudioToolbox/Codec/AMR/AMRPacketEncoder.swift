@@ -2,7 +2,7 @@ internal import CAMR
 
 /// 16-bit mono PCM at 8 kHz to AMR narrowband storage-format frames (ToC byte first) through opencore-amrnb's
 /// encoder, DTX off, so every frame is a speech frame of the current mode: 13 to 32 bytes. A packet holds the
-/// description's frames per packet (160 by default: one frame); a short last frame is padded with silence.
+/// description's frames per packet (160 by default: one frame); a short last packet is padded with silence.
 /// The bit rate picks the mode for the frames that follow, as the codec switches modes frame by frame.
 final class AMRPacketEncoder: PacketEncoder, CodecSettings {
     /// The eight narrowband modes' bit rates, mode 0 (4.75 kb/s) to mode 7 (12.2 kb/s).
@@ -68,13 +68,14 @@ final class AMRPacketEncoder: PacketEncoder, CodecSettings {
             let inPacket = min(framesPerPacket, frames - done)
             var bytes = 0
             var offset = 0
-            // A short packet still holds whole frames: the ones it needs, the last padded with silence.
-            while offset < inPacket {
-                let n = min(frameSamples, inPacket - offset)
+            // Every packet holds the format's frames (the description's frames per packet is constant): a short
+            // last packet is padded with silence, whole silent frames included.
+            while offset < framesPerPacket {
+                let n = max(0, min(frameSamples, inPacket - offset))
                 var source = input + done + offset
                 if n < frameSamples {
                     staging.update(repeating: 0, count: frameSamples)
-                    staging.update(from: source, count: n)
+                    if n > 0 { staging.update(from: source, count: n) }
                     source = UnsafePointer(staging)
                 }
                 let size = Encoder_Interface_Encode(state, amrMode, source, packet + bytes, 0)
