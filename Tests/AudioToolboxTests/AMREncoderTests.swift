@@ -254,4 +254,38 @@ import Testing
         #expect(bytes[damr + 12] == 10)
         #expect(try Self.readInt16(gp) == Array(try Self.readInt16(amr).prefix(samples.count)))
     }
+
+    /// The converter's encoder settings: 12.2 kb/s unless told otherwise (no Apple document gives its default; the
+    /// codec's highest mode is opencore's and ffmpeg's too), a rate between two modes takes the lower one, below
+    /// 4.75 kb/s the lowest, 0 the default again; the control mode is constant and read-only; no priming.
+    @Test func bitRateSettings() throws {
+        var pcm = Self.int16(8000)
+        var amr = AudioStreamBasicDescription()
+        amr.mFormatID = kAudioFormatAMR
+        amr.mSampleRate = 8000
+        amr.mChannelsPerFrame = 1
+        var c: AudioConverterRef?
+        try #require(AudioConverterNew(&pcm, &amr, &c) == noErr)
+        defer { AudioConverterDispose(c!) }
+        func get<T>(_ id: AudioConverterPropertyID, _ initial: T) -> T {
+            var v = initial
+            var size = UInt32(MemoryLayout<T>.size)
+            AudioConverterGetProperty(c!, id, &size, &v)
+            return v
+        }
+        #expect(get(kAudioConverterEncodeBitRate, UInt32(0)) == 12200)
+        for (asked, used) in [(8000, 7950), (10199, 7950), (10200, 10200), (1000, 4750), (64000, 12200), (0, 12200)] as [(UInt32, UInt32)] {
+            var v = asked
+            #expect(AudioConverterSetProperty(c!, kAudioConverterEncodeBitRate, 4, &v) == noErr)
+            #expect(get(kAudioConverterEncodeBitRate, UInt32(0)) == used, "asked \(asked)")
+        }
+        #expect(get(kAudioCodecPropertyBitRateControlMode, UInt32(99)) == kAudioCodecBitRateControlMode_Constant)
+        var size: UInt32 = 0
+        var writable: DarwinBoolean = true
+        #expect(AudioConverterGetPropertyInfo(c!, kAudioCodecPropertyBitRateControlMode, &size, &writable) == noErr && !writable.boolValue)
+        let prime = get(kAudioConverterPrimeInfo, AudioConverterPrimeInfo(leadingFrames: 9, trailingFrames: 9))
+        #expect(prime.leadingFrames == 0 && prime.trailingFrames == 0)
+        let out = get(kAudioConverterCurrentOutputStreamDescription, AudioStreamBasicDescription())
+        #expect(out.mSampleRate == 8000 && out.mChannelsPerFrame == 1 && out.mFramesPerPacket == 160 && out.mBytesPerPacket == 0)
+    }
 }

@@ -20,7 +20,8 @@ final class VoiceMemoEncoder {
     }
 
     let converter: AudioConverterRef
-    var pending: [Float] = []
+    /// The capture handed to the input proc: stays allocated while the converter reads it.
+    var pending = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
     var consumed = false
 
     init(bitRate: UInt32) throws {
@@ -45,7 +46,9 @@ final class VoiceMemoEncoder {
 
     /// All of `samples` (interleaved stereo) encoded: the packets, each with its bytes.
     func encodeAll(_ samples: [Float]) -> (packets: [[UInt8]], status: OSStatus) {
-        pending = samples
+        pending = .allocate(capacity: samples.count)
+        _ = pending.initialize(from: samples)
+        defer { pending.deallocate() }
         consumed = false
         let maxPacket = Int(property(kAudioConverterPropertyMaximumOutputPacketSize, UInt32(0)))
         var packets: [[UInt8]] = []
@@ -64,11 +67,9 @@ final class VoiceMemoEncoder {
                     }
                     me.consumed = true
                     ioCount.pointee = UInt32(me.pending.count / 2)
-                    me.pending.withUnsafeMutableBytes { p in
-                        ioData.pointee.mBuffers.mData = p.baseAddress
-                        ioData.pointee.mBuffers.mDataByteSize = UInt32(p.count)
-                        ioData.pointee.mBuffers.mNumberChannels = 2
-                    }
+                    ioData.pointee.mBuffers.mData = UnsafeMutableRawPointer(me.pending.baseAddress)
+                    ioData.pointee.mBuffers.mDataByteSize = UInt32(me.pending.count * 4)
+                    ioData.pointee.mBuffers.mNumberChannels = 2
                     return noErr
                 }, Unmanaged.passUnretained(self).toOpaque(), &count, &list, &descriptions)
             }
