@@ -257,7 +257,7 @@ import Testing
 
     /// The converter's encoder settings: 12.2 kb/s unless told otherwise (no Apple document gives its default; the
     /// codec's highest mode is opencore's and ffmpeg's too), a rate between two modes takes the lower one, below
-    /// 4.75 kb/s the lowest, 0 the default again; the control mode is constant and read-only; no priming.
+    /// 4.75 kb/s the lowest, 0 the default again; the control mode is constant, the only one it takes; no priming.
     @Test func bitRateSettings() throws {
         var pcm = Self.int16(8000)
         var amr = AudioStreamBasicDescription()
@@ -280,9 +280,11 @@ import Testing
             #expect(get(kAudioConverterEncodeBitRate, UInt32(0)) == used, "asked \(asked)")
         }
         #expect(get(kAudioCodecPropertyBitRateControlMode, UInt32(99)) == kAudioCodecBitRateControlMode_Constant)
-        var size: UInt32 = 0
-        var writable: DarwinBoolean = true
-        #expect(AudioConverterGetPropertyInfo(c!, kAudioCodecPropertyBitRateControlMode, &size, &writable) == noErr && !writable.boolValue)
+        var mode = kAudioCodecBitRateControlMode_Constant
+        #expect(AudioConverterSetProperty(c!, kAudioCodecPropertyBitRateControlMode, 4, &mode) == noErr)
+        mode = kAudioCodecBitRateControlMode_Variable
+        #expect(AudioConverterSetProperty(c!, kAudioCodecPropertyBitRateControlMode, 4, &mode) == kAudio_ParamError)
+        #expect(get(kAudioCodecPropertyBitRateControlMode, UInt32(99)) == kAudioCodecBitRateControlMode_Constant)
         let prime = get(kAudioConverterPrimeInfo, AudioConverterPrimeInfo(leadingFrames: 9, trailingFrames: 9))
         #expect(prime.leadingFrames == 0 && prime.trailingFrames == 0)
         let out = get(kAudioConverterCurrentOutputStreamDescription, AudioStreamBasicDescription())

@@ -32,11 +32,12 @@ final class AMRPacketEncoder: PacketEncoder, CodecSettings {
     var availableBitRates: [AudioValueRange] {
         Self.modeBitRates.map { AudioValueRange(mMinimum: Double($0), mMaximum: Double($0)) }
     }
-    /// Every frame of a mode has the same size: constant, the only way.
+    /// Every frame of a mode has the same size: constant, the only mode (settable to itself, so `afconvert -s 0` works).
     var bitRateControlMode: UInt32 {
         get { kAudioCodecBitRateControlMode_Constant }
         set {}
     }
+    var bitRateControlModes: [UInt32] { [kAudioCodecBitRateControlMode_Constant] }
     var settings: CodecSettings? { self }
 
     init(format output: AudioStreamBasicDescription) throws(OSStatusError) {
