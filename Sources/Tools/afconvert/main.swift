@@ -65,7 +65,8 @@ let usage = """
             Without BE or LE the format is native-endian (little-endian here).
             A leading '-' means deinterleaved, which no file type holds.
             format_flags: hex digits, e.g. 'C' (replaces the flags of the format)
-            A format of "0" keeps the source file's data format.
+            A format of "0" keeps the source file's data format (a compressed
+            source's packets are copied exactly).
             Without -d the source's data format is kept if the file type holds it,
             else the file type's format of the same kind and depth, else its
             16-bit integer format.
@@ -319,6 +320,27 @@ if dataFormat == nil, typeEntries.isEmpty,
    let id = formatIDs(outputType).first(where: globalFormatIDs(kAudioFormatProperty_EncodeFormatIDs).contains) {
     let code = String(decoding: withUnsafeBytes(of: id.bigEndian) { Array($0) }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
     dataFormat = parseDataFormat(code, fail: fail)
+}
+
+// -d 0 from a compressed source: its packets copied as they are (AMR into 3GP, AAC from ADTS into M4A, ...),
+// unless an option asks for the audio itself (Sound Check, channels, the encoder's settings).
+if let dataFormat, dataFormat.sameAsSource, inputFormat.mFormatID != kAudioFormatLinearPCM, !soundCheckGenerate, !soundCheckRead,
+   !mixChannels, channelsOption == nil, layoutOptions.isEmpty, bitRate == nil, codecQuality == nil, strategy == nil {
+    guard !streamDescriptions(outputType, inputFormat.mFormatID).isEmpty else {
+        fail("data format \(quoted(inputFormat.mFormatID)) is not valid for file type \(quoted(outputType)): "
+             + "\(describe(kAudioFileUnsupportedDataFormatError)); see -hf")
+    }
+    guard let source = extProperty(input, kExtAudioFileProperty_AudioFile, AudioFileID?.none), let source else {
+        fail("can't read the packets of \(inputPath)")
+    }
+    if let problem = copyPackets(from: source, format: inputFormat, to: outputFile.url, type: outputType, flags: outputFile.createFlags) {
+        ExtAudioFileDispose(input)
+        outputFile.discard()
+        fail(problem)
+    }
+    ExtAudioFileDispose(input)
+    if let problem = outputFile.commit() { fail(problem) }
+    exit(0)
 }
 
 var outputFlags: AudioFormatFlags = 0
