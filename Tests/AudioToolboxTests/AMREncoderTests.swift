@@ -290,4 +290,29 @@ import Testing
         let out = get(kAudioConverterCurrentOutputStreamDescription, AudioStreamBasicDescription())
         #expect(out.mSampleRate == 8000 && out.mChannelsPerFrame == 1 && out.mFramesPerPacket == 160 && out.mBytesPerPacket == 0)
     }
+
+    /// 200 s of AMR outgrow the 'moov' reserve (10,000 packets: 40 KB of sample sizes), so the 'moov' follows
+    /// the data; AudioFileOptimize moves it in front and the file decodes in ffmpeg exactly as before.
+    @Test func longThreeGPOptimizes() throws {
+        let url = FileSupport.tempURL("3gp")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let samples = (0..<(200 * 8000)).map { Int16(6000 * sin(2 * Double.pi * 300 * Double($0) / 8000)) }
+        try Self.encode(samples, to: url, type: kAudioFile3GPType)
+        #expect(try MP4WriteTests.topLevelBoxes(url) == ["ftyp", "free", "mdat", "moov"])
+        let before = try Self.ffmpegDecode(url)
+        #expect(before.count >= samples.count)
+        var file: AudioFileID?
+        try #require(AudioFileOpenURL(url as CFURL, .readWritePermission, 0, &file) == noErr)
+        #expect(AudioFileOptimize(file!) == noErr)
+        #expect(AudioFileClose(file!) == noErr)
+        #expect(try MP4WriteTests.topLevelBoxes(url) == ["ftyp", "moov", "free", "mdat"])
+        #expect(try Self.ffmpegDecode(url) == before)
+        let (_, packets) = try {
+            var f: AudioFileID?
+            try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &f) == noErr)
+            defer { AudioFileClose(f!) }
+            return AMRFileTests.property(f!, kAudioFilePropertyAudioDataPacketCount, UInt64(0))
+        }()
+        #expect(packets == 10000)
+    }
 }
