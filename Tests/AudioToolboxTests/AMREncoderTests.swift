@@ -138,7 +138,7 @@ import Testing
         var rate = rates[mode]
         #expect(AudioConverterSetProperty(converter!, kAudioConverterEncodeBitRate, 4, &rate) == noErr)
         var config: CFArray? = nil
-        ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ConverterConfig, UInt32(MemoryLayout<CFArray?>.size), &config)
+        _ = withUnsafeBytes(of: &config) { ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ConverterConfig, UInt32($0.count), $0.baseAddress!) }
         var copy = samples
         let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
             var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
@@ -270,7 +270,7 @@ import Testing
         func get<T>(_ id: AudioConverterPropertyID, _ initial: T) -> T {
             var v = initial
             var size = UInt32(MemoryLayout<T>.size)
-            AudioConverterGetProperty(c!, id, &size, &v)
+            _ = withUnsafeMutableBytes(of: &v) { AudioConverterGetProperty(c!, id, &size, $0.baseAddress!) }
             return v
         }
         #expect(get(kAudioConverterEncodeBitRate, UInt32(0)) == 12200)

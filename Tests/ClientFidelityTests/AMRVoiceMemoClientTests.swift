@@ -40,7 +40,7 @@ final class VoiceMemoEncoder {
     func property<T>(_ id: AudioConverterPropertyID, _ initial: T) -> T {
         var value = initial
         var size = UInt32(MemoryLayout<T>.size)
-        AudioConverterGetProperty(converter, id, &size, &value)
+        _ = withUnsafeMutableBytes(of: &value) { AudioConverterGetProperty(converter, id, &size, $0.baseAddress!) }
         return value
     }
 
