@@ -65,4 +65,18 @@ import Testing
         r = try Tools.run("afconvert", ["-f", "WAVE", "-d", "0", amr.path, Fixture.tempURL("wav").path])
         #expect(r.status != 0 && r.stderr.contains("not valid for file type 'WAVE'"), "\(r.stderr)")
     }
+
+    /// A 44.1 kHz stereo source with a bare `-d samr` cannot make AMR; afconvert says what AMR takes, and the
+    /// command it suggests works.
+    @Test func saysWhatSamrTakes() throws {
+        let wav = Fixture.tempURL("wav"), out = Fixture.tempURL("3gp")
+        defer { for u in [wav, out] { try? FileManager.default.removeItem(at: u) } }
+        _ = try SoundCheckTests.require("/usr/bin/sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "1", "sine", "500", "vol", "0.4"])
+        var r = try Tools.run("afconvert", ["-f", "3gpp", "-d", "samr", wav.path, out.path])
+        #expect(r.status != 0 && r.stderr.contains("it takes 8000 Hz, 1 channel: -d samr@8000 -c 1"), "\(r.stderr)")
+        r = try Tools.run("afconvert", ["-f", "3gpp", "-d", "samr@8000", "-c", "1", wav.path, out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let probe = try SoundCheckTests.require("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,duration", "-of", "default=nw=1", out.path])
+        #expect(probe.contains("codec_name=amr_nb") && probe.contains("duration=1.000000"), "\(probe)")
+    }
 }

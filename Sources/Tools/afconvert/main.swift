@@ -367,7 +367,18 @@ if let dataFormat, dataFormat.formatID != kAudioFormatLinearPCM {
     if let frames = dataFormat.framesPerPacket { f.mFramesPerPacket = frames }
     var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
     let completed = AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &f)
-    if completed != noErr { fail("can't complete data format \(quoted(dataFormat.formatID)): \(describe(completed))") }
+    if completed != noErr {
+        // A format of one rate and channel count (AMR): say which, since the source's do not fit.
+        var bare = AudioStreamBasicDescription()
+        bare.mFormatID = dataFormat.formatID
+        size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        let hint = AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &bare) == noErr && bare.mSampleRate > 0 && bare.mChannelsPerFrame > 0
+            ? String(format: " (it takes %.0f Hz, %u channel%@: -d %@@%.0f -c %u)", bare.mSampleRate, bare.mChannelsPerFrame,
+                     bare.mChannelsPerFrame == 1 ? "" : "s", dataFormat.text, bare.mSampleRate, bare.mChannelsPerFrame)
+            : ""
+        fail("can't complete data format \(quoted(dataFormat.formatID)) at \(String(format: "%.0f", outputRate)) Hz, \(outputChannels) "
+             + "channel\(outputChannels == 1 ? "" : "s"): \(describe(completed))" + hint)
+    }
     compressedOutput = f
 } else if let dataFormat {
     if dataFormat.sameAsSource {
