@@ -23,9 +23,13 @@ package protocol PacketEncoder: AnyObject {
     func reset()
     /// Settings a client changes through converter properties (bit rate, quality): nil when unsupported.
     var settings: CodecSettings? { get }
+    /// The client's channel layout (kAudioConverterInputChannelLayout) as labels in order, for a codec whose
+    /// stream fixes its own channel order; nil: none given.
+    func setInputChannelLabels(_ labels: [AudioChannelLabel]?)
 }
 
 extension PacketEncoder {
     package var settings: CodecSettings? { nil }
     package func finish(emit: (UnsafeRawBufferPointer, Int) -> Void) throws(OSStatusError) {}
+    package func setInputChannelLabels(_ labels: [AudioChannelLabel]?) {}
 }

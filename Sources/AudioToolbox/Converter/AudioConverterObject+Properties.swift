@@ -89,7 +89,16 @@ extension AudioConverterObject {
     }
 
     func setProperty(_ id: AudioConverterPropertyID, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
-        guard codecPropertyInfo(id) != nil else { return pcm.setProperty(id, size, data) }
+        guard codecPropertyInfo(id) != nil else {
+            let status = pcm.setProperty(id, size, data)
+            // An encoder whose stream has its own channel order (Opus's Vorbis order) places the client's channels
+            // by their labels, unless the client also gave the output's layout (the PCM stage then routes them).
+            if status == noErr, id == kAudioConverterInputChannelLayout, let encoder, pcm.outputChannelLayout == nil,
+               pcm.input.channels == pcm.output.channels {
+                encoder.setInputChannelLabels(pcm.channelLabels(input: true))
+            }
+            return status
+        }
         guard let (_, writable) = propertyInfo(id), writable else { return kAudioConverterErr_PropertyNotSupported }
         switch id {
         case kAudioConverterDecompressionMagicCookie:

@@ -240,6 +240,7 @@ public func ExtAudioFileSetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPrope
         case kExtAudioFileProperty_ClientChannelLayout:
             guard inPropertyDataSize >= 12 else { return kExtAudioFileError_InvalidPropertySize }
             x.clientChannelLayout = Array(UnsafeRawBufferPointer(start: inPropertyData, count: Int(inPropertyDataSize)))
+            x.applyClientChannelLayout()
             return noErr
         case kExtAudioFileProperty_ConverterConfig:
             return noErr  // nothing to configure for linear PCM

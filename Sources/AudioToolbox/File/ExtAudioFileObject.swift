@@ -112,6 +112,13 @@ final class ExtAudioFileObject: @unchecked Sendable {
         return r.start + r.count
     }
 
+    /// Writing through an encoder: the client's channel layout is the converter's input layout, so a codec with
+    /// its own channel order (Opus's Vorbis order) places the client's channels by their labels.
+    func applyClientChannelLayout() {
+        guard forWriting, let converter, converter.encodeStage != nil, let layout = clientChannelLayout else { return }
+        _ = layout.withUnsafeBytes { converter.setProperty(kAudioConverterInputChannelLayout, UInt32($0.count), $0.baseAddress!) }
+    }
+
     func setClientFormat(_ f: AudioStreamBasicDescription) -> OSStatus {
         guard PCMFormat(f) != nil else { return kExtAudioFileError_NonPCMClientFormat }
         if let converterHandle { _ = AudioConverterObject.handles.remove(UnsafeMutableRawPointer(converterHandle), as: AudioConverterObject.self) }
@@ -138,6 +145,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
             return status == kAudioConverterErr_FormatNotSupported ? kExtAudioFileError_InvalidDataFormat : status
         }
         clientFormat = f
+        applyClientChannelLayout()
         if forWriting && isCompressed, let encoder = converter?.encodeStage?.encoder {
             // The cookie lives in the header: it must be there before the first packet.
             if let cookie = encoder.magicCookie, file.layout.dataByteCount == 0 {

@@ -68,6 +68,30 @@ struct OpusHeader: Equatable {
 }
 
 extension OpusHeader {
+    /// The header libopus's surround encoder makes for `channels` (1-8): family 0 for mono and stereo, family 1
+    /// with its stream counts and Vorbis-order mapping above (libopus's table); what a file created before the
+    /// encoder's own cookie arrives starts with.
+    static func standard(channels: Int, preSkip: Int = 312) -> OpusHeader? {
+        guard (1...8).contains(channels) else { return nil }
+        var head = OpusHeader(channels: channels, preSkip: preSkip, inputSampleRate: 48000)
+        guard channels > 2 else { return head }
+        let table: [(Int, Int, [UInt8])] = [(2, 1, [0, 2, 1]), (2, 2, [0, 1, 2, 3]), (3, 2, [0, 4, 1, 2, 3]), (4, 2, [0, 4, 1, 2, 3, 5]),
+                                            (4, 3, [0, 4, 1, 2, 3, 5, 6]), (5, 3, [0, 6, 1, 2, 3, 4, 5, 7])]
+        (head.streamCount, head.coupledCount, head.mapping) = table[channels - 3]
+        head.mappingFamily = 1
+        return head
+    }
+
+    /// The 'dOps' box body (ISO/IEC 14496-12 encapsulation of Opus): OpusHead's fields big-endian after a version
+    /// byte, with the mapping table when the family has one.
+    var dOpsBody: [UInt8] {
+        func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64(n - 1 - $0))) } }
+        var b: [UInt8] = [0, UInt8(channels)] + be(UInt64(preSkip), 2) + be(UInt64(inputSampleRate), 4)
+        b += be(UInt64(UInt16(bitPattern: outputGain)), 2) + [mappingFamily]
+        if mappingFamily != 0 { b += [UInt8(streamCount), UInt8(coupledCount)] + mapping }
+        return b
+    }
+
     /// Apple's layout tag for the channel order of mapping family 1 (Vorbis's order, RFC 7845 §5.1.1.2): mono and
     /// stereo as such, 3-8 channels the kAudioChannelLayoutTag_Ogg_ tags; nil for other families and counts.
     var channelLayoutTag: AudioChannelLayoutTag? {

@@ -67,11 +67,10 @@ enum MP4Writer {
             entryType = "fLaC"
             config = FLACCookie.bytes(info)
         case kAudioFormatOpus:
-            let head = cookie.flatMap(OpusHeader.init) ?? OpusHeader(channels: Int(f.mChannelsPerFrame), preSkip: 312, inputSampleRate: 48000)
-            guard head.mappingFamily == 0 else { return nil }
+            guard let head = cookie.flatMap(OpusHeader.init) ?? OpusHeader.standard(channels: Int(f.mChannelsPerFrame)),
+                  head.mappingFamily <= 1 else { return nil }
             entryType = "Opus"
-            config = box("dOps", [0, UInt8(head.channels)] + be(UInt64(head.preSkip), 2) + be(UInt64(head.inputSampleRate), 4)
-                         + be(UInt64(UInt16(bitPattern: head.outputGain)), 2) + [0])
+            config = box("dOps", head.dOpsBody)
         case kAudioFormatAMR, kAudioFormatAMR_WB:
             let wideband = f.mFormatID == kAudioFormatAMR_WB
             entryType = wideband ? "sawb" : "samr"

@@ -194,14 +194,16 @@ enum OggContainer: AudioFileContainer {
         return Array("OpusTags".utf8) + le32(vendor.count) + vendor + le32(0)
     }()
 
-    /// A new Ogg Opus file (mono or stereo): its OpusHead and OpusTags pages; the audio pages follow as
-    /// packets are written (see AudioFileObject+Ogg). Other formats: kAudioFileUnsupportedDataFormatError.
+    /// A new Ogg Opus file (1-8 channels; more than two in mapping family 1): its OpusHead and OpusTags pages; the
+    /// audio pages follow as packets are written (see AudioFileObject+Ogg). Other formats:
+    /// kAudioFileUnsupportedDataFormatError.
     static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
-        guard f.mFormatID == kAudioFormatOpus, var stored = OpusCodec.complete(f, magicCookie), (1...2).contains(stored.mChannelsPerFrame) else {
+        guard f.mFormatID == kAudioFormatOpus, var stored = OpusCodec.complete(f, magicCookie),
+              let head = magicCookie.flatMap(OpusHeader.init) ?? OpusHeader.standard(channels: Int(stored.mChannelsPerFrame)),
+              head.mappingFamily <= 1 else {
             return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
         }
         stored.mSampleRate = OpusCodec.sampleRate
-        let head = magicCookie.flatMap(OpusHeader.init) ?? OpusHeader(channels: Int(stored.mChannelsPerFrame), preSkip: 312, inputSampleRate: 48000)
         let serial = UInt32.random(in: 1...UInt32.max)
         let header = OggStreamWriter.headerPages(serial: serial, id: head.bytes, comments: tagsPacket)
         var layout = AudioFileLayout(fileType: kOCAAudioFileOggType, format: stored, dataOffset: Int64(header.count), dataByteCount: 0,
@@ -209,6 +211,7 @@ enum OggContainer: AudioFileContainer {
         layout.packetIndex = PacketIndex(variableFrames: stored.mFramesPerPacket == 0)
         layout.dataSegments = DataSegmentMap()
         layout.oggSerial = serial
+        layout.channelLayout = head.channelLayoutBytes
         return .success((header, layout))
     }
 
