@@ -186,6 +186,59 @@ import Testing
         #expect(cookie[16..<20] == nativeCookie[16..<20] && cookie[26..<34] == nativeCookie[26..<34], "\(cookie) vs \(nativeCookie)")
     }
 
+    /// Ogg FLAC written through ExtAudioFile (16-bit source, the Ogg FLAC mapping): `flac -d` (which checks the
+    /// STREAMINFO's MD5 too) and ffmpeg decode it to the source's samples exactly, with the source's length; we
+    /// read it back the same; the STREAMINFO's total is the frame count.
+    @Test(arguments: [(2, 2 * 44100 + 777), (1, 1000)])
+    func writesOggFLACThatFlacAndFFmpegDecodeExactly(_ spec: (Int, Int)) throws {
+        let (channels, frames) = spec
+        let url = FileSupport.tempURL("oga")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var format = AudioStreamBasicDescription()
+        format.mSampleRate = 44100
+        format.mFormatID = kAudioFormatFLAC
+        format.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
+        format.mChannelsPerFrame = UInt32(channels)
+        var x: ExtAudioFileRef?
+        try #require(ExtAudioFileCreateWithURL(url as CFURL, Self.oggType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
+        var client = OCAFormat.linearPCM(sampleRate: 44100, channels: UInt32(channels), bitsPerChannel: 16, isFloat: false, interleaved: true)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        // A tone with a little noise (so that the frames are not all verbatim or constant).
+        var seed: UInt32 = 12345
+        var source = (0..<(channels * frames)).map { i -> Int16 in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Int16(9000 * sin(2 * Double.pi * Double(440 + 220 * (i % channels)) * Double(i / channels) / 44100)) + Int16(Int(seed >> 24) - 128)
+        }
+        var done = 0
+        while done < frames {
+            let n = min(frames - done, 1000 + done % 777)
+            let status = source.withUnsafeMutableBytes { raw -> OSStatus in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(2 * channels * n),
+                                                                                     mData: raw.baseAddress! + 2 * channels * done))
+                return ExtAudioFileWrite(x!, UInt32(n), &list)
+            }
+            try #require(status == noErr)
+            done += n
+        }
+        try #require(ExtAudioFileDispose(x!) == noErr)
+
+        let raw = FileSupport.tempURL("raw")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        let (status, text) = try FileSupport.run("/usr/bin/flac", ["-d", "-s", "-f", "--force-raw-format", "--endian=little", "--sign=signed", "-o", raw.path, url.path])
+        try #require(status == 0, "flac: \(text)")
+        let flacs = try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(flacs.count == source.count && flacs == source, "flac -d: \(flacs.count / channels) frames of \(frames)")
+        let theirs = try FFmpegInteropTests.decode(url)
+        #expect(theirs.count == source.count && theirs == source.map { Int32($0) << 16 }, "ffmpeg: \(theirs.count / channels) frames of \(frames)")
+        let (ours, length) = try FLACFileTests.readInt32(url, channels: UInt32(channels))
+        #expect(length == Int64(frames) && ours == theirs)
+        // STREAMINFO's total samples (36 bits at byte 13 of the block, after the 17-byte mapping prefix).
+        let head = [UInt8](try Data(contentsOf: url).prefix(28 + 51))
+        #expect(Array(head[28..<33]) == [0x7F] + Array("FLAC".utf8) && Array(head[37..<41]) == Array("fLaC".utf8))
+        let total = head[(28 + 17 + 13)..<(28 + 17 + 18)].reduce(Int64(0)) { $0 << 8 | Int64($1) } & 0xF_FFFF_FFFF
+        #expect(total == Int64(frames))
+    }
+
     /// FLAC in Ogg seeks exactly.
     @Test func flacInOggSeeksAreExact() throws {
         let frames = 100_000

@@ -284,9 +284,9 @@ struct AudioFileTypeInfo {
                           utis: ["public.3gpp"], pcm: [], compressed: MP4Container.writable3GPFormats),
         AudioFileTypeInfo(type: kAudioFile3GP2Type, name: "3GPP-2 Audio", extensions: ["3g2", "3gp2"], mimeTypes: ["audio/3gpp2", "video/3gpp2"],
                           utis: ["public.3gpp2"], pcm: [], compressed: MP4Container.writable3GPFormats),
-        // Not one of Apple's types: Opus and FLAC in Ogg (Opus written too), under this package's 'OggS'.
+        // Not one of Apple's types: Opus and FLAC in Ogg, read and written, under this package's 'OggS'.
         AudioFileTypeInfo(type: kOCAAudioFileOggType, name: "Ogg", extensions: ["ogg", "opus", "oga"], mimeTypes: ["audio/ogg", "audio/opus"],
-                          utis: ["org.xiph.ogg-audio"], pcm: [], compressed: [kAudioFormatOpus]),
+                          utis: ["org.xiph.ogg-audio"], pcm: [], compressed: [kAudioFormatOpus, kAudioFormatFLAC]),
     ]
 
     static func find(_ type: AudioFileTypeID) -> AudioFileTypeInfo? { all.first { $0.type == type } }

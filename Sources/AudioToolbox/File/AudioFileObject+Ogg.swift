@@ -1,6 +1,7 @@
-/// Writing Ogg Opus: packets go out in pages as they come (about a second at a time); at close the last
+/// Writing Ogg Opus and Ogg FLAC: packets go out in pages as they come (about a second at a time); at close the last
 /// page is written with the end-of-stream flag and the final granule position (priming plus valid frames:
-/// the end trim), and the OpusHead page is rewritten with the priming as pre-skip.
+/// the end trim), and the OpusHead page is rewritten with the priming as pre-skip (FLAC's first page with the
+/// final STREAMINFO).
 extension AudioFileObject {
     /// Appends packets to an Ogg file being written (their descriptions give each one's place and size).
     func writeOggPackets(count: Int, bytes: Int, from buffer: UnsafeRawPointer,
@@ -10,12 +11,15 @@ extension AudioFileObject {
         guard !layout.tailLocked else { return kAudioFileOperationNotSupportedError }
         guard var index = layout.packetIndex, let descriptions else { return kAudio_ParamError }
         if oggWriter == nil { oggWriter = OggStreamWriter(serial: layout.oggSerial ?? 0) }
+        let isFLAC = layout.format.mFormatID == kAudioFormatFLAC
+        let flacInfo = isFLAC ? layout.magicCookie.flatMap(FLACCookie.streamInfo) : nil
         var offset = index.dataEnd
         for i in 0..<count {
             let d = descriptions[i]
             guard d.mStartOffset >= 0, d.mDataByteSize > 0, d.mStartOffset + Int64(d.mDataByteSize) <= Int64(bytes) else { return kAudio_ParamError }
             let packet = Array(UnsafeRawBufferPointer(start: buffer + Int(d.mStartOffset), count: Int(d.mDataByteSize)))
-            let frames = Int64(OpusCodec.frames(inPacket: packet))
+            let frames = isFLAC ? Int64(OggContainer.packetFrames(Array(packet.prefix(16)), codec: .flac, streamInfo: flacInfo))
+                : Int64(OpusCodec.frames(inPacket: packet))
             guard frames > 0 else { return kAudio_ParamError }
             let status = writeOggPages(oggWriter!.add(packet, frames: frames))
             guard status == noErr else { return status }
@@ -51,7 +55,12 @@ extension AudioFileObject {
         let end = table.map { priming + $0.mNumberValidFrames }
         let status = writeOggPages(oggWriter!.pages(final: true, endGranule: end))
         guard status == noErr else { return status }
-        if var head = layout.magicCookie.flatMap(OpusHeader.init), table != nil {
+        if layout.format.mFormatID == kAudioFormatFLAC, let info = layout.magicCookie.flatMap(FLACCookie.streamInfo) {
+            // The encoder's final STREAMINFO (totals, frame sizes, MD5): the mapping packet keeps its length.
+            let id = OggContainer.flacMappingPacket(info)
+            let page = OggStreamWriter.headerPages(serial: layout.oggSerial ?? 0, id: id, comments: OggContainer.flacCommentPacket)
+            guard store.write(at: 0, Array(page.prefix(OggPage.minimumHeaderLength + 1 + id.count))) else { return store.writeFailure }
+        } else if var head = layout.magicCookie.flatMap(OpusHeader.init), table != nil {
             head.preSkip = Int(min(priming, 65535))
             layout.magicCookie = head.bytes
             let page = OggStreamWriter.headerPages(serial: layout.oggSerial ?? 0, id: head.bytes, comments: OggContainer.tagsPacket)

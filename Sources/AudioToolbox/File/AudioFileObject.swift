@@ -240,8 +240,9 @@ final class AudioFileObject: @unchecked Sendable {
             headerDirty = true
             return noErr
         }
-        if layout.fileType == kAudioFileFLACType {
-            // STREAMINFO sits at a fixed place: it is rewritten in place with the next header update.
+        if layout.fileType == kAudioFileFLACType || (layout.fileType == kOCAAudioFileOggType && layout.format.mFormatID == kAudioFormatFLAC && oggWriter != nil) {
+            // STREAMINFO sits at a fixed place: it is rewritten in place with the next header update (Ogg FLAC: once
+            // packets are written, even if still held for their page, as the stream's serial must not change).
             guard FLACCookie.streamInfo(bytes) != nil else { return kAudioFileInvalidChunkError }
             layout.magicCookie = bytes
             headerDirty = true

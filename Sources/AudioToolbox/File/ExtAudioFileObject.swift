@@ -394,7 +394,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
             defer { writeSource = nil }
             let status = drainConverter(converter)
             if status != noErr { return status }
-            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileFLACType || file.isWrittenMP4, let cookie = stage.encoder.magicCookie {
+            if let stage = converter.encodeStage, file.layout.fileType == kAudioFileFLACType || file.isWrittenMP4
+                || (file.layout.fileType == kOCAAudioFileOggType && file.layout.format.mFormatID == kAudioFormatFLAC), let cookie = stage.encoder.magicCookie {
                 // Native FLAC: STREAMINFO takes the encoder's final totals and MD5 (in MPEG-4, the 'moov' takes the final cookie).
                 let s = file.setMagicCookie(cookie)
                 if s != noErr { return s }

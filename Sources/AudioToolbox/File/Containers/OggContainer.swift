@@ -198,6 +198,7 @@ enum OggContainer: AudioFileContainer {
     /// audio pages follow as packets are written (see AudioFileObject+Ogg). Other formats:
     /// kAudioFileUnsupportedDataFormatError.
     static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        if f.mFormatID == kAudioFormatFLAC { return createFLAC(format: f, magicCookie: magicCookie) }
         guard f.mFormatID == kAudioFormatOpus, var stored = OpusCodec.complete(f, magicCookie),
               let head = magicCookie.flatMap(OpusHeader.init) ?? OpusHeader.standard(channels: Int(stored.mChannelsPerFrame)),
               head.mappingFamily <= 1 else {
@@ -214,6 +215,48 @@ enum OggContainer: AudioFileContainer {
         layout.channelLayout = head.channelLayoutBytes
         return .success((header, layout))
     }
+
+    /// A new Ogg FLAC file (the Ogg FLAC mapping): a first page holding only the mapping packet (0x7F "FLAC",
+    /// version 1.0, one header packet to follow, "fLaC" and the STREAMINFO block), then a page with the
+    /// VORBIS_COMMENT block; one FLAC frame a packet follows, each page's granule position its last sample. The
+    /// STREAMINFO is the cookie's (a placeholder from the format until the encoder's arrives), rewritten at close.
+    static func createFLAC(format f: AudioStreamBasicDescription, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
+        let bits = FLACCookie.bits(flags: f.mFormatFlags) ?? 16
+        guard let info = magicCookie.flatMap(FLACCookie.streamInfo)
+                ?? (f.mSampleRate > 0 && (1...8).contains(f.mChannelsPerFrame)
+                    ? FLACStreamInfo(minBlockSize: 4096, maxBlockSize: 4096, sampleRate: Int(f.mSampleRate), channels: Int(f.mChannelsPerFrame), bitsPerSample: bits)
+                    : nil) else {
+            return .failure(OSStatusError(kAudioFileUnsupportedDataFormatError))
+        }
+        var stored = f
+        stored.mFormatFlags = FLACCookie.formatFlags(bits: info.bitsPerSample)
+        stored.mChannelsPerFrame = UInt32(info.channels)
+        stored.mSampleRate = Double(info.sampleRate)
+        stored.mBytesPerPacket = 0
+        stored.mBytesPerFrame = 0
+        stored.mBitsPerChannel = 0
+        let serial = UInt32.random(in: 1...UInt32.max)
+        let header = OggStreamWriter.headerPages(serial: serial, id: flacMappingPacket(info), comments: flacCommentPacket)
+        var layout = AudioFileLayout(fileType: kOCAAudioFileOggType, format: stored, dataOffset: Int64(header.count), dataByteCount: 0,
+                                     magicCookie: FLACCookie.bytes(info))
+        layout.packetIndex = PacketIndex(variableFrames: stored.mFramesPerPacket == 0)
+        layout.dataSegments = DataSegmentMap()
+        layout.oggSerial = serial
+        return .success((header, layout))
+    }
+
+    /// Ogg FLAC's first packet: 0x7F "FLAC", mapping version 1.0, one header packet after it, "fLaC", STREAMINFO.
+    static func flacMappingPacket(_ info: FLACStreamInfo) -> [UInt8] {
+        [0x7F] + Array("FLAC".utf8) + [1, 0, 0, 1] + Array("fLaC".utf8) + [0, 0, 0, UInt8(FLACStreamInfo.byteCount)] + info.bytes
+    }
+
+    /// The VORBIS_COMMENT metadata block (the last one): the vendor, no comments.
+    static let flacCommentPacket: [UInt8] = {
+        let vendor = Array("OpenCoreAudio".utf8)
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let body = le32(vendor.count) + vendor + le32(0)
+        return [0x84, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
+    }()
 
     /// No size fields: pages carry their own sizes (the end is written at close, see AudioFileObject+Ogg).
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] { [] }
