@@ -239,6 +239,53 @@ import Testing
         #expect(total == Int64(frames))
     }
 
+    /// The info dictionary set on an Ogg file before its audio lands in OpusTags / the Vorbis comment block under
+    /// the comment names the reader maps back (TITLE, ARTIST, ALBUM, DATE, GENRE): ffprobe shows them, and the file
+    /// reopened gives the same dictionary; set after audio it answers kAudioFileOperationNotSupportedError.
+    @Test(arguments: [kAudioFormatOpus, kAudioFormatFLAC])
+    func infoDictionaryBecomesOggComments(_ formatID: AudioFormatID) throws {
+        let url = FileSupport.tempURL(formatID == kAudioFormatOpus ? "opus" : "oga")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var format = AudioStreamBasicDescription()
+        format.mSampleRate = 48000
+        format.mFormatID = formatID
+        format.mFormatFlags = formatID == kAudioFormatFLAC ? kAppleLosslessFormatFlag_16BitSourceData : 0
+        format.mChannelsPerFrame = 2
+        var x: ExtAudioFileRef?
+        try #require(ExtAudioFileCreateWithURL(url as CFURL, Self.oggType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
+        var file: AudioFileID?
+        var size = UInt32(MemoryLayout<AudioFileID?>.size)
+        try #require(ExtAudioFileGetProperty(x!, kExtAudioFileProperty_AudioFile, &size, &file) == noErr)
+        let tags: [String: String] = [kAFInfoDictionary_Title: "Ogg Title é", kAFInfoDictionary_Artist: "An Artist", kAFInfoDictionary_Album: "The Album",
+                                      kAFInfoDictionary_Year: "2026", kAFInfoDictionary_Genre: "Test"]
+        var dictionary: CFDictionary = tags as CFDictionary
+        try #require(AudioFileSetProperty(file!, kAudioFilePropertyInfoDictionary, UInt32(MemoryLayout<CFDictionary>.size), &dictionary) == noErr)
+        var client = OCAFormat.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var source = (0..<(2 * 48000)).map { Int16(8000 * sin(Double($0 / 2) * 0.05)) }
+        let status = source.withUnsafeMutableBytes { raw -> OSStatus in
+            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+            return ExtAudioFileWrite(x!, 48000, &list)
+        }
+        try #require(status == noErr)
+        #expect(AudioFileSetProperty(file!, kAudioFilePropertyInfoDictionary, UInt32(MemoryLayout<CFDictionary>.size), &dictionary) == kAudioFileOperationNotSupportedError)
+        try #require(ExtAudioFileDispose(x!) == noErr)
+
+        let (probe, text) = try FileSupport.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream_tags:format_tags", "-of", "default=nw=1", url.path])
+        try #require(probe == 0, "ffprobe: \(text)")
+        for line in ["TITLE=Ogg Title é", "ARTIST=An Artist", "ALBUM=The Album", "DATE=2026", "GENRE=Test"] {
+            #expect(text.uppercased().contains(line.uppercased()), "ffprobe: \(text)")
+        }
+        var reopened: AudioFileID?
+        try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &reopened) == noErr)
+        defer { AudioFileClose(reopened!) }
+        var info: Unmanaged<CFDictionary>?
+        size = UInt32(MemoryLayout<Unmanaged<CFDictionary>?>.size)
+        try #require(AudioFileGetProperty(reopened!, kAudioFilePropertyInfoDictionary, &size, &info) == noErr)
+        let read = try #require(info?.takeRetainedValue() as? [String: Any])
+        for (key, value) in tags { #expect(read[key] as? String == value, "\(key)") }
+    }
+
     /// FLAC in Ogg seeks exactly.
     @Test func flacInOggSeeksAreExact() throws {
         let frames = 100_000

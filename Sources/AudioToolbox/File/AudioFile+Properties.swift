@@ -29,7 +29,8 @@ extension AudioFileObject {
             return (UInt32(l.count), writable && layout.dataByteCount == 0)
         // Settable where the file keeps it as text: MPEG-4 written here ('ilst' items, built with the 'moov') and CAF
         // (an 'info' chunk after the audio data).
-        case kAudioFilePropertyInfoDictionary: return (Self.objectSize, writable && (isWrittenMP4 || layout.fileType == kAudioFileCAFType))
+        case kAudioFilePropertyInfoDictionary:
+            return (Self.objectSize, writable && (isWrittenMP4 || layout.fileType == kAudioFileCAFType || layout.fileType == kOCAAudioFileOggType))
         case kAudioFilePropertyMarkerList:
             guard layout.fileType == kAudioFileCAFType else { return nil }
             let count = CAFMarkers.markers(layout)?.1.count ?? 0
@@ -192,6 +193,12 @@ extension AudioFileObject {
             if layout.fileType == kAudioFileCAFType {
                 layout.trailingChunks.removeAll { $0.0 == CAFContainer.info }
                 if !info.isEmpty { layout.trailingChunks.append((CAFContainer.info, CAFContainer.infoBody(info))) }
+            } else if layout.fileType == kOCAAudioFileOggType {
+                // The comments are the second header packet: set before the first audio packet.
+                let old = layout.info
+                layout.info = info
+                let status = rewriteOggHeader()
+                if status != noErr { layout.info = old; return status }
             } else if !isWrittenMP4 {
                 return kAudioFileUnsupportedPropertyError
             }

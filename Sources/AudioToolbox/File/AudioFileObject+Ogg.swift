@@ -58,17 +58,29 @@ extension AudioFileObject {
         if layout.format.mFormatID == kAudioFormatFLAC, let info = layout.magicCookie.flatMap(FLACCookie.streamInfo) {
             // The encoder's final STREAMINFO (totals, frame sizes, MD5): the mapping packet keeps its length.
             let id = OggContainer.flacMappingPacket(info)
-            let page = OggStreamWriter.headerPages(serial: layout.oggSerial ?? 0, id: id, comments: OggContainer.flacCommentPacket)
+            let page = OggStreamWriter.headerPages(serial: layout.oggSerial ?? 0, id: id, comments: OggContainer.flacCommentPacket(layout.info))
             guard store.write(at: 0, Array(page.prefix(OggPage.minimumHeaderLength + 1 + id.count))) else { return store.writeFailure }
         } else if var head = layout.magicCookie.flatMap(OpusHeader.init), table != nil {
             head.preSkip = Int(min(priming, 65535))
             layout.magicCookie = head.bytes
-            let page = OggStreamWriter.headerPages(serial: layout.oggSerial ?? 0, id: head.bytes, comments: OggContainer.tagsPacket)
+            let page = OggStreamWriter.headerPages(serial: layout.oggSerial ?? 0, id: head.bytes, comments: OggContainer.tagsPacket(layout.info))
             // The first page only: OpusHead's length does not change, nor does the page's.
             let first = OggPage.minimumHeaderLength + 1 + head.bytes.count
             guard store.write(at: 0, Array(page.prefix(first))) else { return store.writeFailure }
         }
         headerDirty = false
+        return noErr
+    }
+
+    /// Before any packet: the header pages again, with the info dictionary as comments (OpusTags or the Vorbis
+    /// comment block); the audio starts after them. Afterwards: kAudioFileOperationNotSupportedError.
+    func rewriteOggHeader() -> OSStatus {
+        guard oggWriter == nil, layout.dataByteCount == 0 else { return kAudioFileOperationNotSupportedError }
+        // The comments go on one page (at most 255 segments of 255 bytes).
+        guard OggContainer.commentBody(layout.info).count < 255 * 255 - 8 else { return kAudio_ParamError }
+        guard let header = OggContainer.headerPages(layout) else { return kAudioFileInvalidChunkError }
+        guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
+        layout.dataOffset = Int64(header.count)
         return noErr
     }
 }

@@ -121,9 +121,15 @@ final class AudioFileObject: @unchecked Sendable {
         case .failure(let e): return e.status
         case .success(let (header, newLayout)):
             guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
-            let table = layout.packetTable
+            let table = layout.packetTable, info = layout.info
             layout = newLayout
             layout.packetTable = table
+            if layout.fileType == kOCAAudioFileOggType && !info.isEmpty {
+                // Ogg: the comments set before the cookie stay in the new header pages.
+                layout.info = info
+                let status = rewriteOggHeader()
+                if status != noErr { return status }
+            }
             headerDirty = true
             return noErr
         }
@@ -263,9 +269,15 @@ final class AudioFileObject: @unchecked Sendable {
         case .failure(let e): return e.status
         case .success(let (header, newLayout)):
             guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
-            let table = layout.packetTable
+            let table = layout.packetTable, info = layout.info
             layout = newLayout
             layout.packetTable = table
+            if layout.fileType == kOCAAudioFileOggType && !info.isEmpty {
+                // Ogg: the comments set before the cookie stay in the new header pages.
+                layout.info = info
+                let status = rewriteOggHeader()
+                if status != noErr { return status }
+            }
             headerDirty = true
             return noErr
         }

@@ -187,12 +187,19 @@ enum OggContainer: AudioFileContainer {
         }
     }
 
-    /// The comment header written: "OpusTags", the vendor, no comments.
-    static let tagsPacket: [UInt8] = {
+    /// A Vorbis comment body: the vendor, then the info dictionary's entries that have a comment name (Apple's keys
+    /// mapped back to TITLE, ARTIST, ALBUM ... as the reader maps them), sorted by name.
+    static func commentBody(_ info: [String: String]) -> [UInt8] {
         let vendor = Array("OpenCoreAudio".utf8)
         func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        return Array("OpusTags".utf8) + le32(vendor.count) + vendor + le32(0)
-    }()
+        var names: [String: String] = [:]
+        for (name, key) in FLACContainer.commentKeys where name != "DESCRIPTION" { names[key] = name }
+        let entries = info.compactMap { key, value in names[key].map { Array("\($0)=\(value)".utf8) } }.sorted { $0.lexicographicallyPrecedes($1) }
+        return le32(vendor.count) + vendor + le32(entries.count) + entries.flatMap { le32($0.count) + $0 }
+    }
+
+    /// The Opus comment header written: "OpusTags" and the comment body.
+    static func tagsPacket(_ info: [String: String] = [:]) -> [UInt8] { Array("OpusTags".utf8) + commentBody(info) }
 
     /// A new Ogg Opus file (1-8 channels; more than two in mapping family 1): its OpusHead and OpusTags pages; the
     /// audio pages follow as packets are written (see AudioFileObject+Ogg). Other formats:
@@ -206,7 +213,7 @@ enum OggContainer: AudioFileContainer {
         }
         stored.mSampleRate = OpusCodec.sampleRate
         let serial = UInt32.random(in: 1...UInt32.max)
-        let header = OggStreamWriter.headerPages(serial: serial, id: head.bytes, comments: tagsPacket)
+        let header = OggStreamWriter.headerPages(serial: serial, id: head.bytes, comments: tagsPacket())
         var layout = AudioFileLayout(fileType: kOCAAudioFileOggType, format: stored, dataOffset: Int64(header.count), dataByteCount: 0,
                                      magicCookie: head.bytes)
         layout.packetIndex = PacketIndex(variableFrames: stored.mFramesPerPacket == 0)
@@ -236,7 +243,7 @@ enum OggContainer: AudioFileContainer {
         stored.mBytesPerFrame = 0
         stored.mBitsPerChannel = 0
         let serial = UInt32.random(in: 1...UInt32.max)
-        let header = OggStreamWriter.headerPages(serial: serial, id: flacMappingPacket(info), comments: flacCommentPacket)
+        let header = OggStreamWriter.headerPages(serial: serial, id: flacMappingPacket(info), comments: flacCommentPacket())
         var layout = AudioFileLayout(fileType: kOCAAudioFileOggType, format: stored, dataOffset: Int64(header.count), dataByteCount: 0,
                                      magicCookie: FLACCookie.bytes(info))
         layout.packetIndex = PacketIndex(variableFrames: stored.mFramesPerPacket == 0)
@@ -250,13 +257,22 @@ enum OggContainer: AudioFileContainer {
         [0x7F] + Array("FLAC".utf8) + [1, 0, 0, 1] + Array("fLaC".utf8) + [0, 0, 0, UInt8(FLACStreamInfo.byteCount)] + info.bytes
     }
 
-    /// The VORBIS_COMMENT metadata block (the last one): the vendor, no comments.
-    static let flacCommentPacket: [UInt8] = {
-        let vendor = Array("OpenCoreAudio".utf8)
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        let body = le32(vendor.count) + vendor + le32(0)
-        return [0x84, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
-    }()
+    /// The VORBIS_COMMENT metadata block (the last one) holding the comment body.
+    static func flacCommentPacket(_ info: [String: String] = [:]) -> [UInt8] {
+        let body = commentBody(info)
+        return [0x84, UInt8(truncatingIfNeeded: body.count >> 16), UInt8(truncatingIfNeeded: body.count >> 8), UInt8(truncatingIfNeeded: body.count)] + body
+    }
+
+    /// The header pages of a stream being written (its ID packet from the cookie, its comments from `info`).
+    static func headerPages(_ layout: AudioFileLayout) -> [UInt8]? {
+        let serial = layout.oggSerial ?? 0
+        if layout.format.mFormatID == kAudioFormatFLAC {
+            guard let info = layout.magicCookie.flatMap(FLACCookie.streamInfo) else { return nil }
+            return OggStreamWriter.headerPages(serial: serial, id: flacMappingPacket(info), comments: flacCommentPacket(layout.info))
+        }
+        guard let head = layout.magicCookie.flatMap(OpusHeader.init) else { return nil }
+        return OggStreamWriter.headerPages(serial: serial, id: head.bytes, comments: tagsPacket(layout.info))
+    }
 
     /// No size fields: pages carry their own sizes (the end is written at close, see AudioFileObject+Ogg).
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] { [] }
