@@ -234,6 +234,19 @@ import Testing
         #expect(Self.toneOwners(asIs, tones: mpegTones, channels: 6).prefix(5) == ArraySlice(mpegTones.prefix(5).map { Optional($0) }))
     }
 
+    /// Other client layouts into Vorbis's order, by label: MPEG 3.0 B (C L R) and MPEG 7.1 C (L R C LFE Ls Rs Rls Rrs),
+    /// and quadraphonic (L R Ls Rs, whose surrounds take Vorbis's rear pair: the order is unchanged).
+    @Test(arguments: [(kAudioChannelLayoutTag_MPEG_3_0_B, [310.0, 530, 770], [530.0, 310, 770]),
+                      (kAudioChannelLayoutTag_MPEG_7_1_C, [310.0, 530, 770, 70, 950, 1130, 1370, 1690], [310.0, 770, 530, 950, 1130, 1370, 1690, 70]),
+                      (kAudioChannelLayoutTag_Quadraphonic, [310.0, 530, 770, 950], [310.0, 530, 770, 950])])
+    func clientLayoutsMapByLabel(_ tag: AudioChannelLayoutTag, _ clientTones: [Double], _ vorbisTones: [Double]) throws {
+        let channels = clientTones.count
+        let url = try Self.encode(Self.tonePCM(clientTones, frames: 48000), channels: channels, type: Self.oggType, ext: "opus", tag: tag)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (ours, _) = try Self.read(url, channels: channels)
+        #expect(Self.toneOwners(ours, tones: clientTones, channels: channels) == vorbisTones.map { Optional($0) })
+    }
+
     /// 5.1 encoded into CAF and MP4 (the OpusHead cookie, the dOps box with family 1 and the mapping): we read every
     /// channel's tone in place with the source's frame count; ffmpeg too from the MP4 (where it may run longer: it
     /// ignores the end of the edit list, as for ffmpeg's own files above).
@@ -255,9 +268,43 @@ import Testing
         #expect((0..<6).allSatisfy { owners[Self.ffmpegFromVorbis[6]![$0]] == tones[$0] }, "ffmpeg's channels hold \(owners)")
     }
 
-    /// The whole stream's bit rate is the client's EncodeBitRate (libopus shares it out among the streams): 5.1 at
-    /// 192 and 384 kb/s gives files whose audio is that size within 10%.
+    /// The whole stream's bit rate is the client's EncodeBitRate (libopus shares it out among the streams): 5.1 in
+    /// CBR at 192 and 384 kb/s gives audio of that many bits a second (within 2%); the default is 320 kb/s.
     @Test func surroundBitRateIsTheTotal() throws {
+        for target: UInt32 in [192_000, 384_000] {
+            let url = FileSupport.tempURL("caf")
+            defer { try? FileManager.default.removeItem(at: url) }
+            var format = AudioStreamBasicDescription()
+            format.mSampleRate = 48000
+            format.mFormatID = kAudioFormatOpus
+            format.mChannelsPerFrame = 6
+            var x: ExtAudioFileRef?
+            try #require(ExtAudioFileCreateWithURL(url as CFURL, kAudioFileCAFType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
+            var client = OCAFormat.linearPCM(sampleRate: 48000, channels: 6, bitsPerChannel: 32, isFloat: true, interleaved: true)
+            try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+            var converter: AudioConverterRef?
+            var size = UInt32(MemoryLayout<AudioConverterRef?>.size)
+            try #require(ExtAudioFileGetProperty(x!, kExtAudioFileProperty_AudioConverter, &size, &converter) == noErr)
+            var rate = target, mode = kAudioCodecBitRateControlMode_Constant
+            try #require(AudioConverterSetProperty(converter!, kAudioCodecPropertyBitRateControlMode, 4, &mode) == noErr)
+            try #require(AudioConverterSetProperty(converter!, kAudioConverterEncodeBitRate, 4, &rate) == noErr)
+            var source = Self.tonePCM(Self.encodeTones(6), frames: 2 * 48000)
+            let status = source.withUnsafeMutableBytes { raw -> OSStatus in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 6, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+                return ExtAudioFileWrite(x!, UInt32(2 * 48000), &list)
+            }
+            try #require(status == noErr)
+            try #require(ExtAudioFileDispose(x!) == noErr)
+            var file: AudioFileID?
+            try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &file) == noErr)
+            defer { AudioFileClose(file!) }
+            var bytes: UInt64 = 0, packets: UInt64 = 0
+            size = 8
+            AudioFileGetProperty(file!, kAudioFilePropertyAudioDataByteCount, &size, &bytes)
+            AudioFileGetProperty(file!, kAudioFilePropertyAudioDataPacketCount, &size, &packets)
+            let bitsPerSecond = Double(bytes * 8) / (Double(packets) * 0.02)
+            #expect(abs(bitsPerSecond / Double(target) - 1) < 0.02, "\(bitsPerSecond) b/s for \(target)")
+        }
         var pcm = OCAFormat.linearPCM(sampleRate: 48000, channels: 6, bitsPerChannel: 32, isFloat: true, interleaved: true)
         var opus = AudioStreamBasicDescription()
         opus.mFormatID = kAudioFormatOpus
