@@ -16,6 +16,20 @@ import Testing
         #expect(G711Kernels.aLawTable.max() == 32256 && G711Kernels.aLawTable.min() == -32256)
     }
 
+    /// The table-driven block encoder gives the reference encoder's code for every one of the 65,536 samples (the table
+    /// is indexed by the sample's bit pattern: negative samples are the upper half).
+    @Test func g711BlockEncodeEqualsTheReferenceForEverySample() {
+        let samples = (0..<65536).map { Int16(truncatingIfNeeded: $0 - 32768) }
+        var codes = [UInt8](repeating: 0, count: samples.count)
+        for aLaw in [false, true] {
+            samples.withUnsafeBufferPointer { s in
+                codes.withUnsafeMutableBufferPointer { G711Kernels.encode(s.baseAddress!, count: s.count, aLaw: aLaw, into: $0.baseAddress!) }
+            }
+            let wrong = zip(samples, codes).filter { ($1) != (aLaw ? G711Kernels.linearToALaw($0) : G711Kernels.linearToMuLaw($0)) }.count
+            #expect(wrong == 0, "\(aLaw ? "A" : "µ")-law: \(wrong) samples")
+        }
+    }
+
     /// The encoder tracks the decoder exactly: decoding a block with the state the encoder started from
     /// reproduces the encoder's own reconstruction, and a slow ramp stays within a few steps of the input.
     @Test func ima4BlockDecodesToTheEncodersReconstruction() {

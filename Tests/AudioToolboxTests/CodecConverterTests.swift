@@ -1,3 +1,4 @@
+import AudioDSP
 import AudioToolbox
 import Foundation
 import Testing
@@ -84,6 +85,51 @@ import Testing
         #expect(frames == 256)
         let soxDecoded = try Self.sox(everyCode, ["-r", "8000", "-c", "1", "-e", spec.1, "-b", "8"], ["-e", "signed", "-b", "16", "-L"])
         #expect(Self.int16Samples(decoded) == Self.int16Samples(soxDecoded))
+    }
+
+    /// Packets of a constant-bit-rate codec are handed out in runs as large as the call allows (packet count or bytes,
+    /// whichever ends first), with one description per packet when asked, and nothing is lost between calls.
+    @Test(arguments: [(1, 64), (7, 14), (300, 10_000), (5000, 3), (5000, 10_000)])
+    func g711PacketsWithDescriptionsAcrossCallSizes(_ limits: (packets: Int, bytes: Int)) throws {
+        let frames = 10_000
+        let samples = (0..<(2 * frames)).map { Int16(truncatingIfNeeded: $0 &* 977 &- 30_000) }
+        var pcm = OCAFormat.linearPCM(sampleRate: 8000, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
+        var law = Self.g711Format(kAudioFormatULaw, channels: 2)
+        var converter: AudioConverterRef?
+        try #require(AudioConverterNew(&pcm, &law, &converter) == noErr)
+        defer { AudioConverterDispose(converter!) }
+        final class Feed { let samples: [Int16]; var at = 0; init(_ s: [Int16]) { samples = s } }
+        let feed = Feed(samples)
+        let proc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, _, user in
+            let feed = Unmanaged<Feed>.fromOpaque(user!).takeUnretainedValue()
+            let n = min(Int(ioPackets.pointee), feed.samples.count / 2 - feed.at, 1234)
+            feed.samples.withUnsafeBufferPointer {
+                ioData.pointee.mBuffers = AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(n * 4),
+                                                      mData: UnsafeMutableRawPointer(mutating: $0.baseAddress! + 2 * feed.at))
+            }
+            feed.at += n
+            ioPackets.pointee = UInt32(n)
+            return noErr
+        }
+        var codes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: limits.bytes)
+        var descriptions = [AudioStreamPacketDescription](repeating: AudioStreamPacketDescription(), count: limits.packets)
+        while true {
+            var n = UInt32(limits.packets)
+            let status = buffer.withUnsafeMutableBytes { raw in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
+                defer { codes += raw.prefix(Int(list.mBuffers.mDataByteSize)) }
+                return AudioConverterFillComplexBuffer(converter!, proc, Unmanaged.passUnretained(feed).toOpaque(), &n, &list, &descriptions)
+            }
+            try #require(status == noErr)
+            if n == 0 { break }
+            #expect(Int(n) <= min(limits.packets, limits.bytes / 2))
+            for i in 0..<Int(n) where descriptions[i].mStartOffset != Int64(2 * i) || descriptions[i].mDataByteSize != 2 {
+                Issue.record("packet \(i) of a call described as \(descriptions[i])"); return
+            }
+        }
+        let expected = samples.map { G711Kernels.linearToMuLaw($0) }
+        #expect(codes == expected)
     }
 
     /// A stereo Float32 client: the converter's PCM stage turns floats into the codec's 16-bit input.

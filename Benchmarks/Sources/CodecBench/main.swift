@@ -217,7 +217,12 @@ func encodePeer(_ encoder: String, rate: Int, bitRate: Int = 0, level: Int = -1,
 
 /// Times `ours` and `peer` alternately `runs` times; prints x real time for each (from `seconds` of audio),
 /// the ratio ours / peer and a summary line. `check` runs once first: both must do the work.
+/// `CodecBench FLAC` times only the lines whose name contains "FLAC" (for profiling one codec).
+let only = CommandLine.arguments.dropFirst().first
+func selected(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
+
 func report(_ name: String, peerName: String = "libavcodec", goal: String = "-", ours: @escaping () -> Int, peer: @escaping () -> Int) {
+    guard selected(name) else { return }
     let (a, b) = (ours(), peer())
     guard a > 0, b > 0 else {
         print("\(name): not timed (ours answered \(a), \(peerName) \(b))")
@@ -237,6 +242,7 @@ func report(_ name: String, peerName: String = "libavcodec", goal: String = "-",
 
 /// The same for whole processes, in CPU seconds: our afconvert against a reference tool.
 func reportProcess(_ name: String, tool: String, ours: [String], peer: [String]) {
+    guard selected(name) else { return }
     guard FileManager.default.isExecutableFile(atPath: tool) else { print("\(name): \(tool) not installed"); return }
     let afconvert = CommandLine.arguments[0].replacingOccurrences(of: "CodecBench", with: "afconvert")
     guard FileManager.default.isExecutableFile(atPath: afconvert) else {

@@ -52,14 +52,11 @@ final class EncodeStage {
 
     private func collect(_ bytes: UnsafeRawBufferPointer, _ frames: Int) {
         if isConstantBitRate {
-            emittedFrames += Int64(bytes.count / Int(format.mBytesPerPacket) * max(encoder.framesPerPacket, 1))
-            // A run of whole packets: split so each can be delivered alone.
-            let size = Int(format.mBytesPerPacket), perPacket = max(encoder.framesPerPacket, 1)
-            var left = frames
-            for p in 0..<(bytes.count / size) {
-                pending.append((pendingBytes.count + p * size, size, min(perPacket, max(left, 0))))
-                left -= perPacket
-            }
+            // A run of whole packets, kept as one entry and delivered as many at a time as fit (a µ-law packet is one
+            // frame: an entry and a copy per packet cost more than encoding them).
+            let whole = bytes.count / Int(format.mBytesPerPacket)
+            emittedFrames += Int64(whole * max(encoder.framesPerPacket, 1))
+            pending.append((pendingBytes.count, whole * Int(format.mBytesPerPacket), frames))
         } else {
             // A packet decodes to the format's frames per packet, or (FLAC) to the frames it says.
             emittedFrames += Int64(format.mFramesPerPacket > 0 ? Int(format.mFramesPerPacket) : frames)
@@ -82,15 +79,27 @@ final class EncodeStage {
         while packets < packetCapacity {
             if pendingIndex < pending.count {
                 let p = pending[pendingIndex]
-                guard bytes + p.size <= byteCapacity else {
+                // A constant-bit-rate entry is a run of packets of the format's size; a variable one is one packet.
+                let size = isConstantBitRate ? Int(format.mBytesPerPacket) : p.size
+                guard bytes + size <= byteCapacity else {
                     return (packets, packets == 0 ? kAudioConverterErr_InvalidOutputSize : noErr)
                 }
-                pendingBytes.withUnsafeBytes { (out + bytes).copyMemory(from: $0.baseAddress! + p.offset, byteCount: p.size) }
-                descriptions?[packets] = AudioStreamPacketDescription(mStartOffset: Int64(bytes),
-                                                                      mVariableFramesInPacket: format.mFramesPerPacket > 0 ? 0 : UInt32(p.frames),
-                                                                      mDataByteSize: UInt32(p.size))
-                bytes += p.size
-                packets += 1
+                let count = isConstantBitRate ? min(p.size / size, packetCapacity - packets, (byteCapacity - bytes) / size) : 1
+                pendingBytes.withUnsafeBytes { (out + bytes).copyMemory(from: $0.baseAddress! + p.offset, byteCount: count * size) }
+                if let descriptions {
+                    let frames = format.mFramesPerPacket > 0 ? 0 : UInt32(p.frames)
+                    for i in 0..<count {
+                        descriptions[packets + i] = AudioStreamPacketDescription(mStartOffset: Int64(bytes + i * size),
+                                                                                 mVariableFramesInPacket: frames, mDataByteSize: UInt32(size))
+                    }
+                }
+                bytes += count * size
+                packets += count
+                if count * size < p.size {
+                    pending[pendingIndex].offset += count * size
+                    pending[pendingIndex].size -= count * size
+                    continue
+                }
                 pendingIndex += 1
                 if pendingIndex == pending.count {
                     pending.removeAll(keepingCapacity: true)

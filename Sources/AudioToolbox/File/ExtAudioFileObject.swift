@@ -41,7 +41,9 @@ final class ExtAudioFileObject: @unchecked Sendable {
     private var packetBuffer: UnsafeMutableRawPointer
     private var packetBufferBytes: Int
     private var packetDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>
-    private let packetsPerRead = 64
+    /// Packets read at once for the decoder: 64, or a chunk's frames' worth of packets when those are smaller (a µ-law
+    /// or A-law packet is one frame: 64 of them made a read system call per 128 bytes, most of the decoding's time).
+    private let packetsPerRead: Int
     let lock = NSLock()
     let asyncWriter = ExtAudioFileAsyncWriter()
 
@@ -67,6 +69,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
         scratch = .allocate(byteCount: scratchBytes, alignment: 16)
         packetBufferBytes = 0
         packetBuffer = .allocate(byteCount: 1, alignment: 16)
+        packetsPerRead = max(64, Self.chunkFrames / max(Int(f.mFramesPerPacket), 1))
         packetDescriptions = .allocate(capacity: packetsPerRead)
         if !forWriting && isCompressed {
             if case .success(let d) = AudioConverterObject.makeNativeDecoder(input: f, cookie: file.layout.magicCookie) {

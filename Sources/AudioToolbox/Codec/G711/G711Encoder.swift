@@ -19,6 +19,8 @@ final class G711Encoder: PacketEncoder {
         channels = Int(format.mChannelsPerFrame)
         maximumPacketBytes = channels
         pcmFormat = CodecPCMFormat.int16(rate: format.mSampleRate, channels: format.mChannelsPerFrame)
+        // Build the encode table now, not lazily on the first encode (which may be on a real-time thread).
+        _ = aLaw ? G711Kernels.aLawEncodeTable.count : G711Kernels.muLawEncodeTable.count
     }
 
     func encode(_ pcm: UnsafeRawPointer, frames: Int, emit: (UnsafeRawBufferPointer, Int) -> Void) throws(OSStatusError) {
