@@ -1,3 +1,5 @@
+import Glibc
+
 /// A FLAC frame header: what a frame holds and how its channels are coded, read from the bytes at the
 /// frame's start (sync code through CRC-8).
 struct FLACFrameHeader: Equatable {
@@ -123,7 +125,11 @@ struct FLACFrameHeader: Equatable {
         var i = max(from, 0)
         let end = data.count - 1
         while i < end {
-            if base[i] == 0xFF, base[i + 1] & 0xFE == 0xF8,
+            // The next 0xFF by memchr (vectorized): a byte loop over every frame's audio was a fifth of the time a
+            // FLAC file's decode took, opening included.
+            guard let hit = memchr(base + i, 0xFF, end - i) else { return nil }
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if base[i + 1] & 0xFE == 0xF8,
                case .success(let header) = parse(data, at: i, streamInfo: streamInfo), header.isConsistent(with: streamInfo) {
                 return (i, header)
             }
