@@ -256,7 +256,7 @@ import Testing
         var mp3 = kAudioFormatMPEGLayer3
         #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_Encoders, 4, &mp3, &size) == kAudioFormatUnsupportedDataFormatError)
         #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_Decoders, 4, &mp3, &size) == noErr)
-        // The same codecs as components: found, named, and not instantiable as AudioCodecs (AudioConverter uses them).
+        // The same codecs as components: found, named, and instantiable as AudioCodecs.
         var d = AudioComponentDescription(componentType: kAudioDecoderComponentType, componentSubType: kAudioFormatMPEGLayer3,
                                           componentManufacturer: 0, componentFlags: 0, componentFlagsMask: 0)
         let decoder = AudioComponentFindNext(nil, &d)
@@ -267,7 +267,12 @@ import Testing
         #expect(AudioComponentCount(&d) >= 3)
         if let decoder {
             var instance: AudioComponentInstance?
-            #expect(AudioComponentInstanceNew(decoder, &instance) == kAudioComponentErr_UnsupportedType)
+            #expect(AudioComponentInstanceNew(decoder, &instance) == noErr)
+            if let instance {
+                #expect(AudioComponentInstanceGetComponent(instance) == decoder)
+                #expect(AudioComponentInstanceDispose(instance) == noErr)
+                #expect(AudioComponentInstanceDispose(instance) == badComponentInstance)
+            }
         }
     }
 

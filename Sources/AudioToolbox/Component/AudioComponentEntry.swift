@@ -7,8 +7,8 @@ final class AudioComponentEntry: @unchecked Sendable {
     enum Maker {
         case builtIn((AudioComponentEntry) -> AudioUnitObject)
         case plugIn(AudioComponentFactoryFunction)
-        /// A codec ('adec'/'aenc'): found and described like any component, used through AudioConverter
-        /// (AudioConverterNewSpecific takes its class description); AudioCodec instances are not made.
+        /// A codec ('adec'/'aenc'): found and described like any component; its instances are driven by
+        /// the AudioCodec calls, and AudioConverterNewSpecific takes its class description.
         case codec
     }
 

@@ -57,8 +57,11 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
         guard let interface = factory(&desc) else { return kAudioComponentErr_InstanceInvalidated }
         object = PlugInAudioUnit(component: entry, interface: interface)
     case .codec:
-        // The AudioCodec API (AudioCodecAppendInputData, ...) is not implemented: codecs work through AudioConverter.
-        return kAudioComponentErr_UnsupportedType
+        // An AudioCodec instance: driven by the AudioCodec calls, tracked apart from audio units.
+        guard let codec = CodecRegistry.entry(entry.description.componentSubType) else { return kAudioComponentErr_UnsupportedType }
+        let object = AudioCodecObject(component: entry, codec: codec, isEncoder: entry.description.componentType == kAudioEncoderComponentType)
+        outInstance.pointee = OpaquePointer(AudioCodecInstances.table.add(object))
+        return noErr
     }
     let raw = AudioUnitInstances.table.add(object)
     let status = object.open()
@@ -74,6 +77,10 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
 /// render thread, nor while another thread renders the unit.
 @discardableResult
 public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance) -> OSStatus {
+    if let codec = AudioCodecInstances.table.remove(UnsafeMutableRawPointer(inInstance), as: AudioCodecObject.self) {
+        _ = codec.uninitialize()
+        return noErr
+    }
     guard let object = AudioUnitInstances.table.remove(UnsafeMutableRawPointer(inInstance),
                                                                       as: AudioUnitObject.self) else {
         return badComponentInstance
@@ -85,7 +92,8 @@ public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance) 
 /// The component an instance was made from.
 @discardableResult
 public func AudioComponentInstanceGetComponent(_ inInstance: AudioComponentInstance) -> AudioComponent {
-    AudioUnitObject.withUnchecked(inInstance) { $0.component.handle }
+    if let codec = AudioCodecInstances.codec(inInstance) { return codec.component.handle }
+    return AudioUnitObject.withUnchecked(inInstance) { $0.component.handle }
 }
 
 /// Whether the instance implements the given selector (`kAudioOutputUnitStartSelect`, ...).

@@ -1,5 +1,5 @@
 // Audio Codec (AudioCodec.h): the component types codecs register under, their property IDs, constants and
-// errors. The codecs themselves are reached through AudioConverter; the AudioCodec* calls are not here yet.
+// errors, and the function-pointer types of a codec's entry points. The AudioCodec* calls are Swift (AudioCodec+API.swift).
 #ifndef OCA_AUDIOCODEC_H
 #define OCA_AUDIOCODEC_H
 
@@ -228,6 +228,32 @@ typedef enum OCA_OPTIONS_ATTR AudioSettingsFlags : uint32_t {
     kAudioSettingsFlags_MetaParameter          = 4,
     kAudioSettingsFlags_UserInterfaceParameter = 8
 } AudioSettingsFlags;
+
+// The entry points of a codec component's plug-in interface.
+typedef OSStatus (*AudioCodecGetPropertyInfoProc)(void *self, AudioCodecPropertyID inPropertyID,
+                                                  uint32_t * _Nullable outSize, unsigned char * _Nullable outWritable);
+typedef OSStatus (*AudioCodecGetPropertyProc)(void *self, AudioCodecPropertyID inPropertyID, uint32_t *ioPropertyDataSize,
+                                              void *outPropertyData);
+typedef OSStatus (*AudioCodecSetPropertyProc)(void *self, AudioCodecPropertyID inPropertyID, uint32_t inPropertyDataSize,
+                                              const void *inPropertyData);
+typedef OSStatus (*AudioCodecInitializeProc)(void *self, const AudioStreamBasicDescription * _Nullable inInputFormat,
+                                             const AudioStreamBasicDescription * _Nullable inOutputFormat,
+                                             const void * _Nullable inMagicCookie, uint32_t inMagicCookieByteSize);
+typedef OSStatus (*AudioCodecUninitializeProc)(void *self);
+typedef OSStatus (*AudioCodecAppendInputDataProc)(void *self, const void *inInputData, uint32_t *ioInputDataByteSize,
+                                                  uint32_t *ioNumberPackets,
+                                                  const AudioStreamPacketDescription * _Nullable inPacketDescription);
+typedef OSStatus (*AudioCodecProduceOutputPacketsProc)(void *self, void *outOutputData, uint32_t *ioOutputDataByteSize,
+                                                       uint32_t *ioNumberPackets,
+                                                       AudioStreamPacketDescription * _Nullable outPacketDescription,
+                                                       uint32_t *outStatus);
+typedef OSStatus (*AudioCodecResetProc)(void *self);
+typedef OSStatus (*AudioCodecAppendInputBufferListProc)(void *self, const AudioBufferList *ioBufferList, uint32_t *inNumberPackets,
+                                                        const AudioStreamPacketDescription * _Nullable inPacketDescription,
+                                                        uint32_t *outBytesConsumed);
+typedef OSStatus (*AudioCodecProduceOutputBufferListProc)(void *self, AudioBufferList *ioBufferList, uint32_t *ioNumberPackets,
+                                                          AudioStreamPacketDescription * _Nullable outPacketDescription,
+                                                          uint32_t *outStatus);
 
 CF_ASSUME_NONNULL_END
 
