@@ -17,3 +17,4 @@
 #include "AudioServices.h"
 #include "AudioSession.h"
 #include "MusicPlayer.h"
+#include "CoreAudioClock.h"
