@@ -396,4 +396,59 @@ private func testSignal(frames: Int) -> [Int16] {
         defer { AudioComponentInstanceDispose(alac) }
         #expect(uint32Property(alac, kAudioCodecPropertyCurrentTargetBitRate).0 == kAudioCodecUnknownPropertyError)
     }
+
+    @Test func flacThroughBufferListsIsBitExact() throws {
+        let frames = 9000
+        let pcm = testSignal(frames: frames).withUnsafeBytes { Array($0) }
+        let encoder = try openCodec(kAudioEncoderComponentType, kAudioFormatFLAC)
+        defer { AudioComponentInstanceDispose(encoder) }
+        var input = int16Stereo(44100)
+        var flac = AudioStreamBasicDescription(mSampleRate: 44100, mFormatID: kAudioFormatFLAC, mFormatFlags: kAppleLosslessFormatFlag_16BitSourceData,
+                                               mBytesPerPacket: 0, mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 2,
+                                               mBitsPerChannel: 0, mReserved: 0)
+        #expect(AudioCodecInitialize(encoder, &input, &flac, nil, 0) == noErr)
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        #expect(AudioCodecGetProperty(encoder, kAudioCodecPropertyCurrentOutputFormat, &size, &flac) == noErr)
+        let maxPacket = Int(uint32Property(encoder, kAudioCodecPropertyMaximumPacketByteSize).1)
+        try #require(maxPacket > 0)
+        var packets: [[UInt8]] = []
+        var out = [UInt8](repeating: 0, count: maxPacket)
+        func drain(_ done: UInt32) throws {
+            while true {
+                var count: UInt32 = 1, status: UInt32 = 0
+                var description = AudioStreamPacketDescription()
+                let bytes = try out.withUnsafeMutableBytes { o -> UInt32 in
+                    var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 0, mDataByteSize: UInt32(o.count), mData: o.baseAddress))
+                    try #require(AudioCodecProduceOutputBufferList(encoder, &list, &count, &description, &status) == noErr)
+                    return list.mBuffers.mDataByteSize
+                }
+                if count == 1 {
+                    #expect(description.mDataByteSize == bytes)
+                    packets.append(Array(out[0..<Int(bytes)]))
+                }
+                if status == done { return }
+            }
+        }
+        var copy = pcm
+        try copy.withUnsafeMutableBytes { p in
+            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(p.count), mData: p.baseAddress))
+            var count = UInt32(frames), consumed: UInt32 = 0
+            try #require(AudioCodecAppendInputBufferList(encoder, &list, &count, nil, &consumed) == noErr)
+            #expect(consumed == UInt32(p.count) && count == UInt32(frames))
+        }
+        try drain(kAudioCodecProduceOutputPacketNeedsMoreInputData)
+        var zero: UInt32 = 0, none: UInt32 = 0
+        var end: UInt8 = 0
+        try #require(AudioCodecAppendInputData(encoder, &end, &zero, &none, nil) == noErr)
+        try drain(kAudioCodecProduceOutputPacketAtEOF)
+        #expect(packets.count == (frames + Int(flac.mFramesPerPacket) - 1) / Int(flac.mFramesPerPacket))
+
+        let decoder = try openCodec(kAudioDecoderComponentType, kAudioFormatFLAC)
+        defer { AudioComponentInstanceDispose(decoder) }
+        let cookie = try magicCookie(encoder)
+        var pcmOut = int16Stereo(44100)
+        #expect(AudioCodecInitialize(decoder, &flac, &pcmOut, cookie, UInt32(cookie.count)) == noErr)
+        let decoded = try decode(decoder, packets: packets, bytesPerFrame: 4)
+        #expect(decoded == pcm)
+    }
 }
