@@ -1,5 +1,5 @@
 // Core Audio Clock (CoreAudioClock.h): the types, constants and errors of CAClock, with Apple's values.
-// The CAClock* functions (CAClockNew, ...) are not here yet (RemainingInterface.md).
+// The CAClock* functions are Swift (Sequence/CAClock+API.swift).
 #ifndef OCA_COREAUDIOCLOCK_H
 #define OCA_COREAUDIOCLOCK_H
 
