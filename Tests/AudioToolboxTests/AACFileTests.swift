@@ -34,12 +34,7 @@ import Testing
         try #require(ExtAudioFileCreateWithURL(caf as CFURL, kAudioFileCAFType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
         var client = MP3FileTests.floatStereo
         try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var copy = pcm
-        let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-            return ExtAudioFileWrite(x!, UInt32(pcm.count / 2), &list)
-        }
-        #expect(status == noErr)
+        try ExtFileIO.write(x!, pcm, channels: 2, slice: { _ in .max })
         #expect(ExtAudioFileDispose(x!) == noErr)
         let back = try MP3FileTests.readFloats(caf)
         #expect(back.count == pcm.count, "\(back.count / 2) frames back of \(pcm.count / 2)")

@@ -39,12 +39,7 @@ import Testing
         try #require(ExtAudioFileCreateWithURL(caf as CFURL, kAudioFileCAFType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
         var client = OCAFormat.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 32, isFloat: false, interleaved: true)
         try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var copy = source
-        let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-            return ExtAudioFileWrite(x!, UInt32(frames), &list)
-        }
-        try #require(status == noErr)
+        try ExtFileIO.write(x!, source, channels: 2, slice: { _ in .max })
         try #require(ExtAudioFileDispose(x!) == noErr)
         let theirs = try FFmpegInteropTests.decode(caf)
         #expect(theirs.count == source.count && theirs == source, "ffmpeg's decode of our ALAC differs")

@@ -30,24 +30,7 @@ import Testing
 
     /// The whole file through ExtAudioFile as 16-bit mono at `rate`.
     static func readInt16(_ url: URL, rate: Double = 8000) throws -> [Int16] {
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
-        defer { ExtAudioFileDispose(x!) }
-        var client = int16(rate)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var out: [Int16] = []
-        var buffer = [Int16](repeating: 0, count: 4096)
-        while true {
-            var frames: UInt32 = 4096
-            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(x!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            out += buffer.prefix(Int(frames))
-        }
-        return out
+        try ExtFileIO.read(url, client: int16(rate), chunk: 4096).samples
     }
 
     /// 8 kHz mono samples encoded to AMR-NB by ExtAudioFile into a file of `type`.
@@ -57,22 +40,7 @@ import Testing
         amr.mSampleRate = 8000
         amr.mChannelsPerFrame = 1
         amr.mFramesPerPacket = framesPerPacket
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileCreateWithURL(url as CFURL, type, &amr, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
-        var client = int16(8000)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var copy = samples
-        var done = 0
-        while done < copy.count {
-            let n = min(1000, copy.count - done)
-            let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(2 * n), mData: raw.baseAddress! + 2 * done))
-                return ExtAudioFileWrite(x!, UInt32(n), &list)
-            }
-            try #require(status == noErr)
-            done += n
-        }
-        try #require(ExtAudioFileDispose(x!) == noErr)
+        try ExtFileIO.write(samples, to: url, type: type, format: amr, client: int16(8000), slice: { _ in 1000 })
     }
 
     /// ffmpeg's own amrnb decoder (not opencore) as 16-bit samples.
@@ -139,12 +107,7 @@ import Testing
         #expect(AudioConverterSetProperty(converter!, kAudioConverterEncodeBitRate, 4, &rate) == noErr)
         var config: CFArray? = nil
         _ = withUnsafeBytes(of: &config) { ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ConverterConfig, UInt32($0.count), $0.baseAddress!) }
-        var copy = samples
-        let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-            return ExtAudioFileWrite(x!, 8000, &list)
-        }
-        #expect(status == noErr)
+        try ExtFileIO.write(x!, samples, channels: 1, slice: { _ in .max })
         ExtAudioFileDispose(x!)
         let bytes = Array(try Data(contentsOf: url))
         #expect(bytes.count == 6 + 50 * sizes[mode])

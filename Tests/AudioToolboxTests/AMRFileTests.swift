@@ -42,27 +42,7 @@ import Testing
 
     /// The whole file through ExtAudioFile as mono Float32 at the band's rate, and the length it reports.
     static func readFloats(_ url: URL, rate: Double) throws -> ([Float], Int64) {
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
-        defer { ExtAudioFileDispose(x!) }
-        var client = Self.client(rate)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var length: Int64 = 0
-        var size: UInt32 = 8
-        ExtAudioFileGetProperty(x!, kExtAudioFileProperty_FileLengthFrames, &size, &length)
-        var out: [Float] = []
-        var buffer = [Float](repeating: 0, count: 1000)
-        while true {
-            var frames: UInt32 = 1000
-            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(x!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            out += buffer.prefix(Int(frames))
-        }
-        return (out, length)
+        try ExtFileIO.read(url, client: client(rate), chunk: 1000)
     }
 
     /// ffmpeg's decode (its native amrnb/amrwb decoders) as Float32 at the band's rate.

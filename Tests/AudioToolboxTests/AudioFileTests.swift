@@ -154,20 +154,7 @@ enum FileSupport {
         var client = OCAFormat.linearPCM(sampleRate: fileFormat.mSampleRate, channels: fileFormat.mChannelsPerFrame, bitsPerChannel: 32,
                                          isFloat: false, interleaved: true)
         try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, size, &client) == noErr)
-        var all: [Int32] = []
-        var buffer = [Int32](repeating: 0, count: 512 * Int(client.mChannelsPerFrame))
-        while true {
-            var frames: UInt32 = 512
-            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: client.mChannelsPerFrame,
-                                                                                     mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(x!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            all += buffer[..<(Int(frames) * Int(client.mChannelsPerFrame))]
-        }
-        return all
+        return try ExtFileIO.readToEnd(x!, channels: Int(client.mChannelsPerFrame), chunk: 512)
     }
 
     @Test func hostileFilesFailCleanly() throws {

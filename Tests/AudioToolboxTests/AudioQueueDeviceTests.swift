@@ -505,23 +505,8 @@ import Testing
         AudioFileClose(recorder.recordFile!)
 
         #expect(recorder.recordPacket > 40, "\(recorder.recordPacket) packets")
-        var ext: ExtAudioFileRef?
-        try #require(ExtAudioFileOpenURL(url as CFURL, &ext) == noErr)
-        defer { ExtAudioFileDispose(ext!) }
-        var client = OCAFormat.linearPCM(sampleRate: Self.rate, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
-        try #require(ExtAudioFileSetProperty(ext!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var all: [Float] = []
-        var chunk = [Float](repeating: 0, count: 8192)
-        while true {
-            var frames: UInt32 = 4096
-            let status = chunk.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(ext!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            all += chunk.prefix(Int(frames) * 2)
-        }
+        let client = OCAFormat.linearPCM(sampleRate: Self.rate, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        let all: [Float] = try ExtFileIO.read(url, client: client, chunk: 4096).samples
         let left = stride(from: 0, to: all.count, by: 2).map { all[$0] }
         let start = try #require(ToneAnalysis.onset(left, threshold: 0.03), "nothing recorded")
         let body = left[(start + 2205)...].prefix(44100)

@@ -31,50 +31,13 @@ import Testing
 
     /// Writes `samples` (interleaved Int16 stereo) through ExtAudioFile into a file of `type` and `format`.
     static func write(_ samples: [Int16], to url: URL, type: AudioFileTypeID, format: AudioStreamBasicDescription) throws {
-        var f = format
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileCreateWithURL(url as CFURL, type, &f, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
-        var client = int16Stereo
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
         // Several writes of odd sizes, as a recorder's buffers come.
-        var offset = 0
-        var copy = samples
-        while offset < samples.count / 2 {
-            let n = min(1001, samples.count / 2 - offset)
-            let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(n * 4),
-                                                                                    mData: raw.baseAddress! + offset * 4))
-                return ExtAudioFileWrite(x!, UInt32(n), &list)
-            }
-            try #require(status == noErr)
-            offset += n
-        }
-        try #require(ExtAudioFileDispose(x!) == noErr)
+        try ExtFileIO.write(samples, to: url, type: type, format: format, client: int16Stereo, slice: { _ in 1001 })
     }
 
     /// Reads a whole file through ExtAudioFile as interleaved Int16 stereo.
     static func read(_ url: URL) throws -> (samples: [Int16], length: Int64) {
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
-        defer { ExtAudioFileDispose(x!) }
-        var client = int16Stereo
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var length: Int64 = 0
-        var size: UInt32 = 8
-        ExtAudioFileGetProperty(x!, kExtAudioFileProperty_FileLengthFrames, &size, &length)
-        var out: [Int16] = []
-        var buffer = [Int16](repeating: 0, count: 2 * 777)
-        while true {
-            var frames: UInt32 = 777
-            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(x!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            out += buffer.prefix(Int(frames) * 2)
-        }
-        return (out, length)
+        try ExtFileIO.read(url, client: int16Stereo, chunk: 777)
     }
 
     /// ffmpeg's decoding of a file to interleaved s16le stereo.

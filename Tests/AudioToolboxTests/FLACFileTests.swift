@@ -32,22 +32,7 @@ import Testing
         ExtAudioFileGetProperty(x!, kExtAudioFileProperty_FileDataFormat, &size, &file)
         client.mSampleRate = file.mSampleRate
         try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, size, &client) == noErr)
-        var length: Int64 = 0
-        size = 8
-        ExtAudioFileGetProperty(x!, kExtAudioFileProperty_FileLengthFrames, &size, &length)
-        var out: [Int32] = []
-        var buffer = [Int32](repeating: 0, count: Int(channels) * 3000)
-        while true {
-            var frames: UInt32 = 3000
-            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: channels, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(x!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            out += buffer.prefix(Int(frames) * Int(channels))
-        }
-        return (out, length)
+        return (try ExtFileIO.readToEnd(x!, channels: Int(channels), chunk: 3000), ExtFileIO.lengthFrames(x!))
     }
 
     /// Files made by `flac` at several levels, depths and channel counts read exactly, tags included.
@@ -93,23 +78,8 @@ import Testing
         format.mFormatID = kAudioFormatFLAC
         format.mChannelsPerFrame = UInt32(spec.1)
         format.mFormatFlags = spec.0 == 16 ? kAppleLosslessFormatFlag_16BitSourceData : kAppleLosslessFormatFlag_24BitSourceData
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileCreateWithURL(out as CFURL, spec.2, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
-        var client = OCAFormat.linearPCM(sampleRate: 44100, channels: UInt32(spec.1), bitsPerChannel: 32, isFloat: false, interleaved: true)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var copy = source
-        var offset = 0
-        while offset < frames {
-            let n = min(5000, frames - offset)
-            let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(spec.1), mDataByteSize: UInt32(n * 4 * spec.1),
-                                                                                    mData: raw.baseAddress! + offset * 4 * spec.1))
-                return ExtAudioFileWrite(x!, UInt32(n), &list)
-            }
-            try #require(status == noErr)
-            offset += n
-        }
-        try #require(ExtAudioFileDispose(x!) == noErr)
+        let client = OCAFormat.linearPCM(sampleRate: 44100, channels: UInt32(spec.1), bitsPerChannel: 32, isFloat: false, interleaved: true)
+        try ExtFileIO.write(source, to: out, type: spec.2, format: format, client: client, slice: { _ in 5000 })
         if spec.2 == kAudioFileFLACType {
             let (t, text) = try FileSupport.run(try Self.flacTool(), ["-t", "-s", out.path])
             #expect(t == 0, "flac -t: \(text)")
@@ -179,12 +149,7 @@ extension FLACFileTests {
             try #require(ExtAudioFileGetProperty(x!, kExtAudioFileProperty_AudioConverter, &size, &converter) == noErr)
             var q = quality
             try #require(AudioConverterSetProperty(converter!, kAudioConverterCodecQuality, 4, &q) == noErr)
-            var copy = source
-            let status = copy.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileWrite(x!, UInt32(frames), &list)
-            }
-            try #require(status == noErr)
+            try ExtFileIO.write(x!, source, channels: 2, slice: { _ in .max })
             try #require(ExtAudioFileDispose(x!) == noErr)
             sizes[quality] = try Data(contentsOf: out).count
             let (ours, _) = try Self.readInt32(out, channels: 2)

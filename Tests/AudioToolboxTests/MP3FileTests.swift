@@ -22,24 +22,8 @@ import Testing
     static let floatStereo = OCAFormat.linearPCM(sampleRate: 44100, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
 
     static func readFloats(_ url: URL, channels: UInt32 = 2, rate: Double = 44100) throws -> [Float] {
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
-        defer { ExtAudioFileDispose(x!) }
-        var client = OCAFormat.linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: 32, isFloat: true, interleaved: true)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var out: [Float] = []
-        var buffer = [Float](repeating: 0, count: Int(channels) * 1000)
-        while true {
-            var frames: UInt32 = 1000
-            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: channels, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(x!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            out += buffer.prefix(Int(frames) * Int(channels))
-        }
-        return out
+        let client = OCAFormat.linearPCM(sampleRate: rate, channels: channels, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        return try ExtFileIO.read(url, client: client, chunk: 1000).samples
     }
 
     static func ffmpegFloats(_ url: URL) throws -> [Float] {

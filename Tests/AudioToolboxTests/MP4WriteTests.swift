@@ -37,19 +37,7 @@ import Testing
         }
         var client = OCAFormat.linearPCM(sampleRate: format.mSampleRate, channels: channels, bitsPerChannel: 16, isFloat: false, interleaved: true)
         try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var copy = samples
-        let block = 4096 * Int(channels)
-        var at = 0
-        while at < copy.count {
-            let n = min(block, copy.count - at)
-            let status = copy.withUnsafeMutableBufferPointer { p -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: channels, mDataByteSize: UInt32(n * 2),
-                                                                                     mData: UnsafeMutableRawPointer(p.baseAddress! + at)))
-                return ExtAudioFileWrite(x!, UInt32(n) / channels, &list)
-            }
-            try #require(status == noErr, "write: \(status)")
-            at += n
-        }
+        try ExtFileIO.write(x!, samples, channels: Int(channels), slice: { _ in 4096 })
         if close {
             try #require(ExtAudioFileDispose(x!) == noErr)
             return nil

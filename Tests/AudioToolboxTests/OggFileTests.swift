@@ -199,28 +199,14 @@ import Testing
         format.mFormatID = kAudioFormatFLAC
         format.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
         format.mChannelsPerFrame = UInt32(channels)
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileCreateWithURL(url as CFURL, Self.oggType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
-        var client = OCAFormat.linearPCM(sampleRate: 44100, channels: UInt32(channels), bitsPerChannel: 16, isFloat: false, interleaved: true)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        let client = OCAFormat.linearPCM(sampleRate: 44100, channels: UInt32(channels), bitsPerChannel: 16, isFloat: false, interleaved: true)
         // A tone with a little noise (so that the frames are not all verbatim or constant).
         var seed: UInt32 = 12345
-        var source = (0..<(channels * frames)).map { i -> Int16 in
+        let source = (0..<(channels * frames)).map { i -> Int16 in
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return Int16(9000 * sin(2 * Double.pi * Double(440 + 220 * (i % channels)) * Double(i / channels) / 44100)) + Int16(Int(seed >> 24) - 128)
         }
-        var done = 0
-        while done < frames {
-            let n = min(frames - done, 1000 + done % 777)
-            let status = source.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(2 * channels * n),
-                                                                                     mData: raw.baseAddress! + 2 * channels * done))
-                return ExtAudioFileWrite(x!, UInt32(n), &list)
-            }
-            try #require(status == noErr)
-            done += n
-        }
-        try #require(ExtAudioFileDispose(x!) == noErr)
+        try ExtFileIO.write(source, to: url, type: Self.oggType, format: format, client: client)
 
         let raw = FileSupport.tempURL("raw")
         defer { try? FileManager.default.removeItem(at: raw) }
@@ -262,12 +248,8 @@ import Testing
         try #require(AudioFileSetProperty(file!, kAudioFilePropertyInfoDictionary, UInt32(MemoryLayout<CFDictionary>.size), &dictionary) == noErr)
         var client = OCAFormat.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 16, isFloat: false, interleaved: true)
         try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var source = (0..<(2 * 48000)).map { Int16(8000 * sin(Double($0 / 2) * 0.05)) }
-        let status = source.withUnsafeMutableBytes { raw -> OSStatus in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-            return ExtAudioFileWrite(x!, 48000, &list)
-        }
-        try #require(status == noErr)
+        let source = (0..<(2 * 48000)).map { Int16(8000 * sin(Double($0 / 2) * 0.05)) }
+        try ExtFileIO.write(x!, source, channels: 2, slice: { _ in .max })
         #expect(AudioFileSetProperty(file!, kAudioFilePropertyInfoDictionary, UInt32(MemoryLayout<CFDictionary>.size), &dictionary) == kAudioFileOperationNotSupportedError)
         try #require(ExtAudioFileDispose(x!) == noErr)
 
@@ -428,24 +410,10 @@ extension OggFileTests {
         format.mSampleRate = 48000
         format.mFormatID = kAudioFormatOpus
         format.mChannelsPerFrame = 2
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileCreateWithURL(url as CFURL, Self.oggType, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
-        var client = OCAFormat.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var source = OpusFileTests.source(frames: frames)
+        let client = OCAFormat.linearPCM(sampleRate: 48000, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
+        let source = OpusFileTests.source(frames: frames)
         // In uneven slices, as a recorder writes.
-        var done = 0
-        while done < frames {
-            let n = min(frames - done, 1000 + done % 777)
-            let status = source.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(8 * n),
-                                                                                     mData: raw.baseAddress! + 8 * done))
-                return ExtAudioFileWrite(x!, UInt32(n), &list)
-            }
-            try #require(status == noErr)
-            done += n
-        }
-        try #require(ExtAudioFileDispose(x!) == noErr)
+        try ExtFileIO.write(source, to: url, type: Self.oggType, format: format, client: client)
         let ffprobe = "/usr/bin/ffprobe"
         let (status, text) = try FileSupport.run(ffprobe, ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels,initial_padding,duration_ts", "-of", "csv=p=0", url.path])
         try #require(status == 0, "ffprobe: \(text)")

@@ -18,27 +18,7 @@ import Testing
     }
 
     static func readFloats(_ url: URL) throws -> ([Float], Int64) {
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
-        defer { ExtAudioFileDispose(x!) }
-        var client = OCAFormat.linearPCM(sampleRate: rate, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var length: Int64 = 0
-        var size: UInt32 = 8
-        ExtAudioFileGetProperty(x!, kExtAudioFileProperty_FileLengthFrames, &size, &length)
-        var out: [Float] = []
-        var buffer = [Float](repeating: 0, count: 2 * 2048)
-        while true {
-            var frames: UInt32 = 2048
-            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(x!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            out += buffer.prefix(2 * Int(frames))
-        }
-        return (out, length)
+        try ExtFileIO.read(url, client: OCAFormat.linearPCM(sampleRate: rate, channels: 2, bitsPerChannel: 32, isFloat: true, interleaved: true), chunk: 2048)
     }
 
     static func ffmpegFloats(_ url: URL) throws -> [Float] {
@@ -86,12 +66,8 @@ import Testing
         try #require(ExtAudioFileGetProperty(x!, kExtAudioFileProperty_AudioConverter, &size, &converter) == noErr)
         var bitRate: UInt32 = 128_000
         #expect(AudioConverterSetProperty(converter!, kAudioConverterEncodeBitRate, 4, &bitRate) == noErr)
-        var source = Self.source(frames: frames)
-        let status = source.withUnsafeMutableBytes { raw -> OSStatus in
-            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-            return ExtAudioFileWrite(x!, UInt32(frames), &list)
-        }
-        try #require(status == noErr)
+        let source = Self.source(frames: frames)
+        try ExtFileIO.write(x!, source, channels: 2, slice: { _ in .max })
         try #require(ExtAudioFileDispose(x!) == noErr)
         let (ours, length) = try Self.readFloats(caf)
         #expect(length == Int64(frames) && ours.count == 2 * frames)

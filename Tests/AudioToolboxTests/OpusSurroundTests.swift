@@ -39,20 +39,8 @@ import Testing
             if ExtAudioFileGetProperty(x!, kExtAudioFileProperty_FileChannelLayout, &layoutSize, raw) == noErr { tag = raw.load(as: AudioChannelLayoutTag.self) }
         }
         var client = OCAFormat.linearPCM(sampleRate: 48000, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true, interleaved: true)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var out: [Float] = []
-        var buffer = [Float](repeating: 0, count: channels * 1024)
-        while true {
-            var frames: UInt32 = 1024
-            let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileRead(x!, &frames, &list)
-            }
-            try #require(status == noErr)
-            if frames == 0 { break }
-            out += buffer.prefix(channels * Int(frames))
-        }
-        return (out, tag)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, ExtFileIO.descriptionSize, &client) == noErr)
+        return (try ExtFileIO.readToEnd(x!, channels: channels, chunk: 1024), tag)
     }
 
     static func ffmpegFloats(_ url: URL) throws -> [Float] {
@@ -137,29 +125,8 @@ import Testing
         format.mSampleRate = 48000
         format.mFormatID = kAudioFormatOpus
         format.mChannelsPerFrame = UInt32(channels)
-        var x: ExtAudioFileRef?
-        try #require(ExtAudioFileCreateWithURL(url as CFURL, type, &format, nil, AudioFileFlags.eraseFile.rawValue, &x) == noErr)
-        var client = OCAFormat.linearPCM(sampleRate: 48000, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true, interleaved: true)
-        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        if let tag {
-            var layout = AudioChannelLayout()
-            layout.mChannelLayoutTag = tag
-            try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientChannelLayout, 12, &layout) == noErr)
-        }
-        var source = pcm
-        let frames = pcm.count / channels
-        var done = 0
-        while done < frames {
-            let n = min(frames - done, 1000 + done % 777)
-            let status = source.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(4 * channels * n),
-                                                                                     mData: raw.baseAddress! + 4 * channels * done))
-                return ExtAudioFileWrite(x!, UInt32(n), &list)
-            }
-            try #require(status == noErr)
-            done += n
-        }
-        try #require(ExtAudioFileDispose(x!) == noErr)
+        let client = OCAFormat.linearPCM(sampleRate: 48000, channels: UInt32(channels), bitsPerChannel: 32, isFloat: true, interleaved: true)
+        try ExtFileIO.write(pcm, to: url, type: type, format: format, client: client, layout: tag)
         return url
     }
 
@@ -288,12 +255,8 @@ import Testing
             var rate = target, mode = kAudioCodecBitRateControlMode_Constant
             try #require(AudioConverterSetProperty(converter!, kAudioCodecPropertyBitRateControlMode, 4, &mode) == noErr)
             try #require(AudioConverterSetProperty(converter!, kAudioConverterEncodeBitRate, 4, &rate) == noErr)
-            var source = Self.tonePCM(Self.encodeTones(6), frames: 2 * 48000)
-            let status = source.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 6, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                return ExtAudioFileWrite(x!, UInt32(2 * 48000), &list)
-            }
-            try #require(status == noErr)
+            let source = Self.tonePCM(Self.encodeTones(6), frames: 2 * 48000)
+            try ExtFileIO.write(x!, source, channels: 6, slice: { _ in .max })
             try #require(ExtAudioFileDispose(x!) == noErr)
             var file: AudioFileID?
             try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &file) == noErr)

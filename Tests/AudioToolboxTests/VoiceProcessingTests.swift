@@ -18,24 +18,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url) }
         let (status, _) = PulseTestServer.run(["espeak-ng", "-s", "170", "-w", url.path, text])
         try #require(status == 0, "espeak-ng (scripts/setup.sh installs it)")
-        var file: ExtAudioFileRef?
-        try #require(ExtAudioFileOpenURL(url as CFURL, &file) == noErr)
-        defer { ExtAudioFileDispose(file!) }
-        var client = OCAFormat.canonical(sampleRate: rate, channels: 1)
-        try #require(ExtAudioFileSetProperty(file!, kExtAudioFileProperty_ClientDataFormat,
-                                             UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var samples: [Float] = []
-        var chunk = [Float](repeating: 0, count: 4096)
-        while true {
-            var frames: UInt32 = 4096
-            let status = chunk.withUnsafeMutableBytes { raw -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(raw.count),
-                                                                                     mData: raw.baseAddress))
-                return ExtAudioFileRead(file!, &frames, &list)
-            }
-            guard status == noErr, frames > 0 else { break }
-            samples += chunk.prefix(Int(frames))
-        }
+        let samples: [Float] = try ExtFileIO.read(url, client: OCAFormat.canonical(sampleRate: rate, channels: 1), chunk: 4096).samples
         try #require(!samples.isEmpty)
         var out: [Float] = []
         while out.count < Int(seconds * rate) { out += samples }
