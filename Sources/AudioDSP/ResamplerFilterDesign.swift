@@ -27,10 +27,11 @@ import Darwin
 /// | low     |  56  |  8.75 |   80 %   | ±0.0003 dB |  87.6 dB  |  -106 dB    |  -96 dB   |    -92 dB    |  16, cubic          |
 /// | medium  |  96  | 10.55 |   86 %   | ±5e-5 dB   | 104.3 dB  |  -125 dB    | -120 dB   |   -110 dB    |  32, cubic          |
 /// | high    | 168  | 13.15 |   90 %   | ±4e-6 dB   | 127.8 dB  |  -140 dB    | -136 dB   |   -135 dB    |  64, cubic          |
-/// | max     | 256  | 16.05 |   92 %   | ±2e-7 dB   | 154.4 dB  |  -139 dB    | -139 dB   |   -139 dB    | 128, cubic          |
+/// | max     | 256  | 16.05 |   92 %   | ±2e-7 dB   | 154.4 dB  |  -150 dB    | -148 dB   |   -151 dB    | 128, cubic          |
 ///
-/// Through the converter, high and max are bounded by Float32 arithmetic (about -140 dB), not by the
-/// filter. The cubic-interpolated tables (ratios without a small rational form) keep their interpolation
+/// Through the converter, high is bounded by Float32 accumulation (about -140 dB), not by the filter; max
+/// accumulates in Float64 (`ResamplerDotKind`), which lifts it to about -150 dB (Float32 input, coefficients
+/// and output remain). The cubic-interpolated tables (ratios without a small rational form) keep their interpolation
 /// error below each stopband: the rejection above is measured on them too.
 struct ResamplerFilterDesign: Sendable {
     /// Kernel length in samples of the lower rate (a multiple of 8).

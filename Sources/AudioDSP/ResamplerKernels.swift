@@ -1,3 +1,5 @@
+import CDSPKernels
+
 /// Inner loops of `SampleRateConverter`: plain loops over contiguous Floats.
 enum ResamplerKernels {
     /// Σ x[j]·h[j] for `count` a multiple of 8.
@@ -58,6 +60,31 @@ enum ResamplerKernels {
         let s = a.lowHalf + a.highHalf, t = b.lowHalf + b.highHalf
         return ((s[0] + s[2]) + (s[1] + s[3]), (t[0] + t[2]) + (t[1] + t[3]))
         #endif
+    }
+
+    /// Σ x[j]·h[j] by the kernel `kind` names (`count` a multiple of 8).
+    @inline(__always) @_noLocks @_noAllocation
+    static func dot(_ kind: ResamplerDotKind, _ x: UnsafePointer<Float>, _ h: UnsafePointer<Float>, _ count: Int) -> Float {
+        switch kind {
+        case .float32: return dot(x, h, count)
+        case .float32AVX2: return oca_dot_f32_avx2(x, h, count)
+        case .float64: return oca_dot_f64acc(x, h, count)
+        case .float64AVX2: return oca_dot_f64acc_avx2(x, h, count)
+        }
+    }
+
+    /// Two channels through the same coefficients by the kernel `kind` names: each equals `dot(kind, ...)`.
+    @inline(__always) @_noLocks @_noAllocation
+    static func dot2(_ kind: ResamplerDotKind, _ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ h: UnsafePointer<Float>,
+                     _ count: Int) -> (Float, Float) {
+        var pair: (Float, Float) = (0, 0)
+        switch kind {
+        case .float32: return dot2(x, y, h, count)
+        case .float32AVX2: withUnsafeMutableBytes(of: &pair) { oca_dot2_f32_avx2(x, y, h, count, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
+        case .float64: withUnsafeMutableBytes(of: &pair) { oca_dot2_f64acc(x, y, h, count, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
+        case .float64AVX2: withUnsafeMutableBytes(of: &pair) { oca_dot2_f64acc_avx2(x, y, h, count, $0.baseAddress!.assumingMemoryBound(to: Float.self)) }
+        }
+        return pair
     }
 
     /// Coefficients at fraction `x` of a cubic-table interval (rows c0...c3 of `count` each, see

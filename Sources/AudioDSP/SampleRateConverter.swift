@@ -29,6 +29,8 @@ public final class SampleRateConverter {
     public let channels: Int
     public let quality: SampleRateConverterQuality
     public let algorithm: SampleRateConverterAlgorithm
+    /// The dot product every output frame runs (Float32 or Float64 accumulation, portable or AVX2).
+    let dotKind: ResamplerDotKind
 
     enum Mode { case passThrough, linear, exactPhases, interpolatedPhases }
     let mode: Mode
@@ -63,8 +65,15 @@ public final class SampleRateConverter {
 
     /// All allocation happens here. channels >= 1; rates > 0 (8 kHz ... 384 kHz, any ratio). `quality`
     /// applies to the sinc algorithm.
-    public init(inputRate: Double, outputRate: Double, channels: Int, quality: SampleRateConverterQuality,
-                algorithm: SampleRateConverterAlgorithm) {
+    public convenience init(inputRate: Double, outputRate: Double, channels: Int, quality: SampleRateConverterQuality,
+                            algorithm: SampleRateConverterAlgorithm) {
+        self.init(inputRate: inputRate, outputRate: outputRate, channels: channels, quality: quality, algorithm: algorithm,
+                  dotKind: ResamplerDotKind.forQuality(quality))
+    }
+
+    /// As the public init, with the dot product named (tests run the portable kernels beside the AVX2 ones).
+    init(inputRate: Double, outputRate: Double, channels: Int, quality: SampleRateConverterQuality,
+         algorithm: SampleRateConverterAlgorithm, dotKind: ResamplerDotKind) {
         precondition(channels >= 1, "SampleRateConverter needs at least one channel")
         precondition(inputRate > 0 && outputRate > 0 && inputRate.isFinite && outputRate.isFinite,
                      "SampleRateConverter needs positive finite rates")
@@ -73,6 +82,7 @@ public final class SampleRateConverter {
         self.channels = channels
         self.quality = quality
         self.algorithm = algorithm
+        self.dotKind = dotKind
 
         // Integral rates reduce to out/in = L/M exactly.
         var l = 0, m = 0
@@ -311,15 +321,16 @@ public final class SampleRateConverter {
     @inline(__always) @_noLocks @_noAllocation
     private func filter(_ output: UnsafePointer<UnsafeMutablePointer<Float>>, _ index: Int, _ window: UnsafePointer<Float>,
                         _ stride: Int, _ channels: Int, _ coefficients: UnsafePointer<Float>, _ count: Int) {
+        let kind = dotKind
         var c = 0
         while c + 1 < channels {
-            let pair = ResamplerKernels.dot2(window + c * stride, window + (c + 1) * stride, coefficients, count)
+            let pair = ResamplerKernels.dot2(kind, window + c * stride, window + (c + 1) * stride, coefficients, count)
             output[c][index] = pair.0
             output[c + 1][index] = pair.1
             c += 2
         }
         if c < channels {
-            output[c][index] = ResamplerKernels.dot(window + c * stride, coefficients, count)
+            output[c][index] = ResamplerKernels.dot(kind, window + c * stride, coefficients, count)
         }
     }
 

@@ -10,106 +10,138 @@ import Foundation
 let channels = 2
 let seconds = 10.0
 
-/// Converts planar input with one implementation; returns planar output.
-typealias Converter = (_ input: [[Float]], _ inRate: Double, _ outRate: Double) -> [[Float]]
+/// One implementation set up for one conversion: `run` converts (the timed part: nothing but the library's
+/// calls over buffers laid out as the library takes them), `output` then gives planar Floats (not timed).
+/// Each peer gets its native layout outside the timing: planar for ours and soxr (its split I/O),
+/// interleaved for libsamplerate (it has no planar interface).
+struct PreparedConversion {
+    let run: () -> Void
+    let output: () -> [[Float]]
+}
+
+/// Prepares converting planar `input` from `inRate` to `outRate`.
+typealias Converter = (_ input: [[Float]], _ inRate: Double, _ outRate: Double) -> PreparedConversion
+
+/// Planar Float storage that the closures own (freed when the last closure goes).
+final class Planar {
+    let channels: [UnsafeMutablePointer<Float>]
+    let frames: Int
+    init(_ data: [[Float]], frames: Int) {
+        self.frames = frames
+        channels = data.map { a in
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+            p.initialize(repeating: 0, count: frames)
+            for i in 0..<min(a.count, frames) { p[i] = a[i] }
+            return p
+        }
+    }
+    convenience init(channels: Int, frames: Int) { self.init(Array(repeating: [], count: channels), frames: frames) }
+    deinit { channels.forEach { $0.deallocate() } }
+}
 
 func oursConverter(_ quality: SampleRateConverterQuality, _ algorithm: SampleRateConverterAlgorithm = .sinc) -> Converter {
     { input, inRate, outRate in
-        let frames = input[0].count
-        let src = SampleRateConverter(inputRate: inRate, outputRate: outRate, channels: input.count, quality: quality, algorithm: algorithm)
+        let frames = input[0].count, count = input.count
         let expected = Int((Double(frames) * outRate / inRate).rounded())
-        var output = (0..<input.count).map { _ in [Float](repeating: 0, count: expected + 16) }
-        let inPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: input.count)
-        let outPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: input.count)
-        defer { inPointers.deallocate(); outPointers.deallocate() }
-        let inStorage = input.map { a -> UnsafeMutablePointer<Float> in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: a.count); p.initialize(from: a, count: a.count); return p }
-        let outStorage = output.map { UnsafeMutablePointer<Float>.allocate(capacity: $0.count) }
-        defer { inStorage.forEach { $0.deallocate() }; outStorage.forEach { $0.deallocate() } }
-        var consumed = 0, produced = 0
-        let block = 4096
-        while !src.isFinished {
-            let n = min(block, frames - consumed)
-            for c in 0..<input.count {
-                inPointers[c] = UnsafePointer(inStorage[c] + consumed)
-                outPointers[c] = outStorage[c] + produced
+        let inp = Planar(input, frames: frames), out = Planar(channels: count, frames: expected + 16)
+        let inPointers = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: count)
+        let outPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: count)
+        var produced = 0
+        let src = SampleRateConverter(inputRate: inRate, outputRate: outRate, channels: count, quality: quality, algorithm: algorithm)
+        return PreparedConversion(run: {
+            src.reset()
+            var consumed = 0
+            produced = 0
+            let block = 4096
+            while !src.isFinished {
+                let n = min(block, frames - consumed)
+                for c in 0..<count {
+                    inPointers[c] = UnsafePointer(inp.channels[c] + consumed)
+                    outPointers[c] = out.channels[c] + produced
+                }
+                let room = min(expected + 16 - produced, block * 2)
+                let (used, made) = src.process(input: n > 0 ? UnsafePointer(inPointers) : nil, inputFrames: n, endOfInput: consumed + n >= frames,
+                                               output: UnsafePointer(outPointers), outputCapacity: room)
+                consumed += used
+                produced += made
+                if used == 0 && made == 0 && room == 0 { break }
             }
-            let room = min(expected + 16 - produced, block * 2)
-            let (used, made) = src.process(input: n > 0 ? UnsafePointer(inPointers) : nil, inputFrames: n, endOfInput: consumed + n >= frames,
-                                           output: UnsafePointer(outPointers), outputCapacity: room)
-            consumed += used
-            produced += made
-            if used == 0 && made == 0 && room == 0 { break }
-        }
-        for c in 0..<input.count { output[c] = Array(UnsafeBufferPointer(start: outStorage[c], count: produced)) }
-        return output
+        }, output: {
+            withExtendedLifetime((inPointers, outPointers)) {}
+            return out.channels.map { Array(UnsafeBufferPointer(start: $0, count: produced)) }
+        })
     }
 }
 
 func soxrConverter(_ recipe: UInt) -> Converter {
     { input, inRate, outRate in
-        let frames = input[0].count
-        var error: soxr_error_t?
-        var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
-        var quality = soxr_quality_spec(UInt(recipe), 0)
-        let s = soxr_create(inRate, outRate, UInt32(input.count), &error, &io, &quality, nil)
-        if let error { fatalError("soxr_create: \(String(cString: error))") }
-        defer { soxr_delete(s) }
+        let frames = input[0].count, count = input.count
         let expected = Int((Double(frames) * outRate / inRate).rounded())
-        var interleavedIn = [Float](repeating: 0, count: frames * input.count)
-        for n in 0..<frames { for c in 0..<input.count { interleavedIn[n * input.count + c] = input[c][n] } }
-        var interleavedOut = [Float](repeating: 0, count: (expected + 64) * input.count)
+        let capacity = expected + 64
+        let inp = Planar(input, frames: frames), out = Planar(channels: count, frames: capacity)
+        let inPointers = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: count)
+        let outPointers = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: count)
         var produced = 0
-        interleavedIn.withUnsafeBufferPointer { inp in
-            interleavedOut.withUnsafeMutableBufferPointer { out in
-                var consumed = 0
-                let block = 4096
-                while true {
-                    let n = min(block, frames - consumed)
-                    var idone = 0, odone = 0
-                    let last = consumed + n >= frames
-                    _ = soxr_process(s, n > 0 ? UnsafeRawPointer(inp.baseAddress! + consumed * input.count) : nil, n, &idone,
-                                     UnsafeMutableRawPointer(out.baseAddress! + produced * input.count), expected + 64 - produced, &odone)
-                    consumed += idone
-                    produced += odone
-                    if last && n == 0 && odone == 0 { break }
-                    if last && consumed >= frames && n == 0 { continue }
-                    if consumed >= frames {
-                        // Flush: pass nil input until nothing more comes out.
-                        var more = 1
-                        while more > 0 && produced < expected + 64 {
-                            _ = soxr_process(s, nil, 0, nil, UnsafeMutableRawPointer(out.baseAddress! + produced * input.count),
-                                             expected + 64 - produced, &more)
-                            produced += more
-                        }
-                        break
-                    }
+        return PreparedConversion(run: {
+            var error: soxr_error_t?
+            var io = soxr_io_spec(SOXR_FLOAT32_S, SOXR_FLOAT32_S)
+            var quality = soxr_quality_spec(UInt(recipe), 0)
+            let s = soxr_create(inRate, outRate, UInt32(count), &error, &io, &quality, nil)
+            if let error { fatalError("soxr_create: \(String(cString: error))") }
+            defer { soxr_delete(s) }
+            var consumed = 0
+            produced = 0
+            let block = 4096
+            while produced < capacity {
+                let n = min(block, frames - consumed)
+                for c in 0..<count {
+                    inPointers[c] = UnsafeRawPointer(inp.channels[c] + consumed)
+                    outPointers[c] = UnsafeMutableRawPointer(out.channels[c] + produced)
                 }
+                var idone = 0, odone = 0
+                // Split I/O: `in` and `out` are arrays of channel pointers; nil input flushes.
+                _ = soxr_process(s, n > 0 ? UnsafeRawPointer(inPointers) : nil, n, &idone,
+                                 UnsafeMutableRawPointer(outPointers), capacity - produced, &odone)
+                consumed += idone
+                produced += odone
+                if n == 0 && odone == 0 { break }
             }
-        }
-        return (0..<input.count).map { c in (0..<produced).map { interleavedOut[$0 * input.count + c] } }
+        }, output: {
+            withExtendedLifetime((inPointers, outPointers)) {}
+            return out.channels.map { Array(UnsafeBufferPointer(start: $0, count: produced)) }
+        })
     }
 }
 
 func libsamplerateConverter(_ type: Int32) -> Converter {
     { input, inRate, outRate in
-        let frames = input[0].count
+        let frames = input[0].count, count = input.count
         let expected = Int((Double(frames) * outRate / inRate).rounded())
-        var interleavedIn = [Float](repeating: 0, count: frames * input.count)
-        for n in 0..<frames { for c in 0..<input.count { interleavedIn[n * input.count + c] = input[c][n] } }
-        var interleavedOut = [Float](repeating: 0, count: (expected + 64) * input.count)
+        var interleavedIn = [Float](repeating: 0, count: frames * count)
+        for n in 0..<frames { for c in 0..<count { interleavedIn[n * count + c] = input[c][n] } }
+        var interleavedOut = [Float](repeating: 0, count: (expected + 64) * count)
         var used = 0
-        interleavedIn.withUnsafeMutableBufferPointer { inp in
-            interleavedOut.withUnsafeMutableBufferPointer { out in
-                var data = SRC_DATA(data_in: inp.baseAddress, data_out: out.baseAddress, input_frames: frames,
-                                    output_frames: expected + 64, input_frames_used: 0, output_frames_gen: 0, end_of_input: 1,
-                                    src_ratio: outRate / inRate)
-                _ = src_simple(&data, type, Int32(input.count))
-                used = data.output_frames_gen
+        return PreparedConversion(run: {
+            interleavedIn.withUnsafeMutableBufferPointer { inp in
+                interleavedOut.withUnsafeMutableBufferPointer { out in
+                    var data = SRC_DATA(data_in: inp.baseAddress, data_out: out.baseAddress, input_frames: frames,
+                                        output_frames: expected + 64, input_frames_used: 0, output_frames_gen: 0, end_of_input: 1,
+                                        src_ratio: outRate / inRate)
+                    _ = src_simple(&data, type, Int32(count))
+                    used = data.output_frames_gen
+                }
             }
-        }
-        return (0..<input.count).map { c in (0..<used).map { interleavedOut[$0 * input.count + c] } }
+        }, output: {
+            (0..<count).map { c in (0..<used).map { interleavedOut[$0 * count + c] } }
+        })
     }
+}
+
+/// Prepares, runs once, and returns the output (for the quality measurements).
+func convert(_ converter: Converter, _ input: [[Float]], _ inRate: Double, _ outRate: Double) -> [[Float]] {
+    let prepared = converter(input, inRate, outRate)
+    prepared.run()
+    return prepared.output()
 }
 
 func sine(_ f: Double, rate: Double, frames: Int, amplitude: Double = 0.5) -> [Float] {
@@ -165,24 +197,32 @@ let contenders: [(String, Converter, String)] = [
     ("libsamplerate fastest", libsamplerateConverter(Int32(SRC_SINC_FASTEST)), ""),
 ]
 
-print("Resampling 44100 -> 48000 Hz, \(channels) ch Float32, \(Int(seconds)) s of audio; median of 3 runs")
+let runs = 7
+print("Resampling 44100 -> 48000 Hz, \(channels) ch Float32, \(Int(seconds)) s of audio; median of \(runs) rounds (each contender once a round), conversion only")
+print("(ours: \(ProcessInfo.processInfo.environment["OCA_DSP_NO_AVX2"] == nil ? "AVX2 kernels where the CPU has them" : "portable kernels, OCA_DSP_NO_AVX2 set"))")
 print("converter               x real time  vs soxr (same tier)  THD+N 1 kHz   23 kHz left (48k->44.1k)")
 var speeds: [String: Double] = [:]
 var rows: [(String, Double, String, Double, Double)] = []
 let tone23k = [sine(23000, rate: 48000, frames: 48000)]
 let tone1k = [sine(1000, rate: 44100, frames: 44100)]
-for (name, convert, _) in contenders {
-    var times: [Double] = []
-    for _ in 0..<3 {
+// Every contender runs once per round, in turn, so that whatever else the machine does lands on all of them
+// alike (the ratios are of medians over the same rounds).
+let prepared = contenders.map { $0.1(program, 44100, 48000) }
+var times = Array(repeating: [Double](), count: contenders.count)
+for _ in 0..<runs {
+    for (i, conversion) in prepared.enumerated() {
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let out = convert(program, 44100, 48000)
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-        precondition(abs(out[0].count - Int(Double(frames) * 48000 / 44100)) < 200, "\(name) produced \(out[0].count) frames")
+        conversion.run()
+        times[i].append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
     }
-    let speed = seconds / median(times)
+}
+for (i, (name, converter, _)) in contenders.enumerated() {
+    let out = prepared[i].output()
+    precondition(abs(out[0].count - Int(Double(frames) * 48000 / 44100)) < 200, "\(name) produced \(out[0].count) frames")
+    let speed = seconds / median(times[i])
     speeds[name] = speed
-    let thd = thdN(convert(tone1k, 44100, 48000)[0], f: 1000, rate: 48000)
-    let alias = residualLevel(convert(tone23k, 48000, 44100)[0])
+    let thd = thdN(convert(converter, tone1k, 44100, 48000)[0], f: 1000, rate: 48000)
+    let alias = residualLevel(convert(converter, tone23k, 48000, 44100)[0])
     rows.append((name, speed, "", thd, alias))
 }
 for (name, speed, _, thd, alias) in rows {

@@ -1,0 +1,170 @@
+// See CDSPKernels.h. Each sum keeps several accumulator chains so the adds do not wait on one another, then
+// adds them and reduces across lanes in a fixed order.
+#include "CDSPKernels.h"
+#include <immintrin.h>
+
+int oca_dsp_has_avx2_fma(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#define AVX2 __attribute__((target("avx2,fma")))
+
+AVX2 static inline float hsum8(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));  // lanes i + i+4
+    __m128 t = _mm_add_ps(s, _mm_movehl_ps(s, s));                                   // (0+2), (1+3)
+    return _mm_cvtss_f32(_mm_add_ss(t, _mm_shuffle_ps(t, t, 1)));
+}
+
+// Four chains per channel: Zen and Intel cores take 4-5 cycles per fused multiply-add and start two per cycle,
+// so fewer chains leave the units waiting. Chain k holds taps
+// 8k ... 8k+7 of every 32; the chains are added (0+2) + (1+3), then across the lanes.
+#define F32_CHAINS_SUM(a0, a1, a2, a3) _mm256_add_ps(_mm256_add_ps(a0, a2), _mm256_add_ps(a1, a3))
+
+AVX2 static inline float oca_dot_f32_avx2_k(const float *x, const float *h, long count) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps(), a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
+    long j = 0;
+    for (; j + 32 <= count; j += 32) {
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j), _mm256_loadu_ps(h + j), a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j + 8), _mm256_loadu_ps(h + j + 8), a1);
+        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j + 16), _mm256_loadu_ps(h + j + 16), a2);
+        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j + 24), _mm256_loadu_ps(h + j + 24), a3);
+    }
+    if (j < count) { a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j), _mm256_loadu_ps(h + j), a0); j += 8; }
+    if (j < count) { a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j), _mm256_loadu_ps(h + j), a1); j += 8; }
+    if (j < count) { a2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j), _mm256_loadu_ps(h + j), a2); }
+    return hsum8(F32_CHAINS_SUM(a0, a1, a2, a3));
+}
+
+AVX2 static inline void oca_dot2_f32_avx2_k(const float *x, const float *y, const float *h, long count, float *out) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps(), a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
+    __m256 b0 = _mm256_setzero_ps(), b1 = _mm256_setzero_ps(), b2 = _mm256_setzero_ps(), b3 = _mm256_setzero_ps();
+    long j = 0;
+    for (; j + 32 <= count; j += 32) {
+        __m256 c0 = _mm256_loadu_ps(h + j), c1 = _mm256_loadu_ps(h + j + 8);
+        __m256 c2 = _mm256_loadu_ps(h + j + 16), c3 = _mm256_loadu_ps(h + j + 24);
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j), c0, a0);
+        b0 = _mm256_fmadd_ps(_mm256_loadu_ps(y + j), c0, b0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j + 8), c1, a1);
+        b1 = _mm256_fmadd_ps(_mm256_loadu_ps(y + j + 8), c1, b1);
+        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j + 16), c2, a2);
+        b2 = _mm256_fmadd_ps(_mm256_loadu_ps(y + j + 16), c2, b2);
+        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j + 24), c3, a3);
+        b3 = _mm256_fmadd_ps(_mm256_loadu_ps(y + j + 24), c3, b3);
+    }
+    if (j < count) {
+        __m256 c = _mm256_loadu_ps(h + j);
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j), c, a0);
+        b0 = _mm256_fmadd_ps(_mm256_loadu_ps(y + j), c, b0);
+        j += 8;
+    }
+    if (j < count) {
+        __m256 c = _mm256_loadu_ps(h + j);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j), c, a1);
+        b1 = _mm256_fmadd_ps(_mm256_loadu_ps(y + j), c, b1);
+        j += 8;
+    }
+    if (j < count) {
+        __m256 c = _mm256_loadu_ps(h + j);
+        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + j), c, a2);
+        b2 = _mm256_fmadd_ps(_mm256_loadu_ps(y + j), c, b2);
+    }
+    out[0] = hsum8(F32_CHAINS_SUM(a0, a1, a2, a3));
+    out[1] = hsum8(F32_CHAINS_SUM(b0, b1, b2, b3));
+}
+
+AVX2 static inline double hsum4d(__m256d v) {
+    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+
+// Eight taps into two double accumulators: products of Floats are exact in Float64, so only the adds round.
+#define F64_STEP(acc0, acc1, xp, hp)                                                               \
+    do {                                                                                           \
+        __m256 xv = _mm256_loadu_ps(xp), hv = _mm256_loadu_ps(hp);                                 \
+        acc0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xv)),                        \
+                               _mm256_cvtps_pd(_mm256_castps256_ps128(hv)), acc0);                 \
+        acc1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xv, 1)),                      \
+                               _mm256_cvtps_pd(_mm256_extractf128_ps(hv, 1)), acc1);               \
+    } while (0)
+
+// Four chains of four lanes per channel, as for Float32: chain k takes taps 4k ... 4k+3 of every 16 (a count
+// that is 8 mod 16 ends with one more step into chains 0 and 1). Chains are added (0+2) + (1+3).
+#define F64_CHAINS_SUM(a0, a1, a2, a3) _mm256_add_pd(_mm256_add_pd(a0, a2), _mm256_add_pd(a1, a3))
+
+AVX2 static inline float oca_dot_f64acc_avx2_k(const float *x, const float *h, long count) {
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
+    long j = 0;
+    for (; j + 16 <= count; j += 16) {
+        F64_STEP(a0, a1, x + j, h + j);
+        F64_STEP(a2, a3, x + j + 8, h + j + 8);
+    }
+    if (j < count) F64_STEP(a0, a1, x + j, h + j);
+    return (float)hsum4d(F64_CHAINS_SUM(a0, a1, a2, a3));
+}
+
+AVX2 static inline void oca_dot2_f64acc_avx2_k(const float *x, const float *y, const float *h, long count, float *out) {
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd(), a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
+    __m256d b0 = _mm256_setzero_pd(), b1 = _mm256_setzero_pd(), b2 = _mm256_setzero_pd(), b3 = _mm256_setzero_pd();
+    long j = 0;
+    for (; j + 16 <= count; j += 16) {
+        F64_STEP(a0, a1, x + j, h + j);
+        F64_STEP(b0, b1, y + j, h + j);
+        F64_STEP(a2, a3, x + j + 8, h + j + 8);
+        F64_STEP(b2, b3, y + j + 8, h + j + 8);
+    }
+    if (j < count) {
+        F64_STEP(a0, a1, x + j, h + j);
+        F64_STEP(b0, b1, y + j, h + j);
+    }
+    out[0] = (float)hsum4d(F64_CHAINS_SUM(a0, a1, a2, a3));
+    out[1] = (float)hsum4d(F64_CHAINS_SUM(b0, b1, b2, b3));
+}
+
+AVX2 float oca_dot_f32_avx2(const float *x, const float *h, long count) { return oca_dot_f32_avx2_k(x, h, count); }
+AVX2 void oca_dot2_f32_avx2(const float *x, const float *y, const float *h, long count, float *out) {
+    oca_dot2_f32_avx2_k(x, y, h, count, out);
+}
+AVX2 float oca_dot_f64acc_avx2(const float *x, const float *h, long count) { return oca_dot_f64acc_avx2_k(x, h, count); }
+AVX2 void oca_dot2_f64acc_avx2(const float *x, const float *y, const float *h, long count, float *out) {
+    oca_dot2_f64acc_avx2_k(x, y, h, count, out);
+}
+
+#else  // Not x86: oca_dsp_has_avx2_fma() answers 0 and these are never called.
+
+float oca_dot_f32_avx2(const float *x, const float *h, long count) { (void)x; (void)h; (void)count; return 0; }
+void oca_dot2_f32_avx2(const float *x, const float *y, const float *h, long count, float *out) {
+    (void)x; (void)y; (void)h; (void)count; out[0] = out[1] = 0;
+}
+float oca_dot_f64acc_avx2(const float *x, const float *h, long count) { return oca_dot_f64acc(x, h, count); }
+void oca_dot2_f64acc_avx2(const float *x, const float *y, const float *h, long count, float *out) {
+    oca_dot2_f64acc(x, y, h, count, out);
+}
+
+#endif
+
+// Baseline Float64 accumulation, in plain C so any target compiles it. Lane k sums taps j % 16 == k (the
+// AVX2 version's chain k / 4, lane k % 4), the chains are added (0+2) + (1+3) lane by lane, then lanes
+// (0+2) + (1+3): the AVX2 version's order. A product of Floats is exact in Float64, so its fused multiply-add
+// rounds exactly where this add does, and the two versions agree bit for bit.
+float oca_dot_f64acc(const float *x, const float *h, long count) {
+    double a[16] = {0};
+    for (long j = 0; j < count; j += 8) {
+        int base = (int)(j & 8);
+        for (int k = 0; k < 8; k++) a[base + k] += (double)x[j + k] * (double)h[j + k];
+    }
+    double l[4];
+    for (int m = 0; m < 4; m++) l[m] = (a[m] + a[8 + m]) + (a[4 + m] + a[12 + m]);
+    return (float)((l[0] + l[2]) + (l[1] + l[3]));
+}
+
+void oca_dot2_f64acc(const float *x, const float *y, const float *h, long count, float *out) {
+    out[0] = oca_dot_f64acc(x, h, count);
+    out[1] = oca_dot_f64acc(y, h, count);
+}

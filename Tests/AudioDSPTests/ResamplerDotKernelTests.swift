@@ -1,0 +1,88 @@
+@testable import AudioDSP
+import CDSPKernels
+import Testing
+
+/// The resampler's dot products: the AVX2 kernels against the portable ones, Float64 accumulation against an
+/// exact reference, and pairs against singles.
+@Suite struct ResamplerDotKernelTests {
+    /// Random taps in [-1, 1) and a matching window, `count` of each.
+    static func vectors(_ count: Int, seed: UInt64) -> ([Float], [Float]) {
+        var state = seed
+        func next() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(Int32(truncatingIfNeeded: state >> 32)) * 0x1p-31
+        }
+        return ((0..<count).map { _ in next() }, (0..<count).map { _ in next() })
+    }
+
+    static let counts = [8, 16, 24, 168, 184, 256, 512]
+
+    /// Σ x·h in Float64 over products that are exact there, summed in index order: within a few units in the
+    /// last place of Float64 of the true sum, far below one Float32 ulp.
+    static func reference(_ x: [Float], _ h: [Float]) -> Double {
+        zip(x, h).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+    }
+
+    @Test func float64AccumulationRoundsTheExactSumOnce() {
+        for (i, count) in Self.counts.enumerated() {
+            let (x, h) = Self.vectors(count, seed: UInt64(i + 1))
+            let got = oca_dot_f64acc(x, h, count)
+            let want = Self.reference(x, h)
+            // One rounding of a sum accurate far beyond Float32: the nearest Float, or (at a tie of the two
+            // neighbours within the reference's own error) its neighbour.
+            #expect(abs(Double(got) - want) <= Double(Float(want).ulp) * 0.5 + 1e-12, "count \(count): \(got) vs \(want)")
+        }
+    }
+
+    @Test(.enabled(if: ResamplerDotKind.cpuHasAVX2FMA, "the CPU has no AVX2 + FMA"))
+    func float64KernelsAgreeBitForBit() {
+        for (i, count) in Self.counts.enumerated() {
+            let (x, h) = Self.vectors(count, seed: UInt64(100 + i))
+            let (y, _) = Self.vectors(count, seed: UInt64(200 + i))
+            #expect(oca_dot_f64acc(x, h, count).bitPattern == oca_dot_f64acc_avx2(x, h, count).bitPattern, "count \(count)")
+            var portable: [Float] = [0, 0], wide: [Float] = [0, 0]
+            oca_dot2_f64acc(x, y, h, count, &portable)
+            oca_dot2_f64acc_avx2(x, y, h, count, &wide)
+            #expect(portable.map(\.bitPattern) == wide.map(\.bitPattern), "count \(count)")
+        }
+    }
+
+    /// Float32 with fused multiply-adds rounds differently from the portable SIMD8 sum, but both stay within
+    /// a few Float32 ulps of the magnitude summed.
+    @Test(.enabled(if: ResamplerDotKind.cpuHasAVX2FMA, "the CPU has no AVX2 + FMA"))
+    func float32AVX2AgreesWithPortableWithinRounding() {
+        for (i, count) in Self.counts.enumerated() {
+            let (x, h) = Self.vectors(count, seed: UInt64(300 + i))
+            let magnitude = zip(x, h).reduce(0.0) { $0 + abs(Double($1.0) * Double($1.1)) }
+            let want = Self.reference(x, h)
+            let portable = Double(ResamplerKernels.dot(x, h, count))
+            let wide = Double(oca_dot_f32_avx2(x, h, count))
+            let bound = magnitude * Double(Float.ulpOfOne) * 2
+            #expect(abs(portable - want) <= bound && abs(wide - want) <= bound, "count \(count): portable \(portable), AVX2 \(wide), exact \(want)")
+        }
+    }
+
+    /// Each kernel's pair form gives each channel exactly its single form: a stereo conversion is two mono ones.
+    @Test func pairsEqualSingles() {
+        var kinds: [ResamplerDotKind] = [.float32, .float64]
+        if ResamplerDotKind.cpuHasAVX2FMA { kinds += [.float32AVX2, .float64AVX2] }
+        for kind in kinds {
+            for (i, count) in Self.counts.enumerated() {
+                let (x, h) = Self.vectors(count, seed: UInt64(400 + i))
+                let (y, _) = Self.vectors(count, seed: UInt64(500 + i))
+                let pair = ResamplerKernels.dot2(kind, x, y, h, count)
+                let single = (ResamplerKernels.dot(kind, x, h, count), ResamplerKernels.dot(kind, y, h, count))
+                #expect(pair.0.bitPattern == single.0.bitPattern && pair.1.bitPattern == single.1.bitPattern, "\(kind) count \(count)")
+            }
+        }
+    }
+
+    /// Max picks Float64 accumulation, the other qualities Float32, each in AVX2 exactly when the CPU has it.
+    @Test func qualityChoosesTheKernel() {
+        let wide = ResamplerDotKind.cpuHasAVX2FMA
+        #expect(ResamplerDotKind.forQuality(.max) == (wide ? .float64AVX2 : .float64))
+        #expect(ResamplerDotKind.forQuality(.high) == (wide ? .float32AVX2 : .float32))
+        #expect(ResamplerDotKind.forQuality(.max, portable: true) == .float64)
+        #expect(ResamplerDotKind.forQuality(.min, portable: true) == .float32)
+    }
+}
