@@ -9,16 +9,29 @@ import Testing
     static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts")
 
-    /// An .amr file of about three seconds of speech: narrowband at 12.2 kb/s or wideband at 23.85 kb/s.
-    static func makeAMR(wideband: Bool, mode: Int? = nil) throws -> URL {
+    static let shortText = "Adaptive multi rate speech, narrow and wide. The quick brown fox jumps over the lazy dog."
+    static let longText = """
+        Adaptive multi rate speech coding was standardised for mobile telephony. The narrowband codec samples \
+        at eight kilohertz and sends one frame every twenty milliseconds; the wideband codec samples at sixteen \
+        kilohertz and keeps the higher consonants that make speech easy to follow. Each frame carries linear \
+        prediction coefficients, pitch lags and gains, and an algebraic codebook. The decoder keeps predictors \
+        and filter memories from frame to frame, so that a frame decoded alone sounds different from the same \
+        frame decoded after its neighbours. The quick brown fox jumps over the lazy dog, twice, and then once more \
+        for good measure, while the sphinx of black quartz judges my vow.
+        """
+
+    /// An .amr file of speech (about three seconds, or `seconds` long when given, trimmed or padded from a longer
+    /// text): narrowband at 12.2 kb/s or wideband at 23.85 kb/s.
+    static func makeAMR(wideband: Bool, mode: Int? = nil, seconds: Int? = nil) throws -> URL {
         let espeak = try #require(["/usr/bin/espeak-ng", "/usr/local/bin/espeak-ng"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                   "espeak-ng is missing: run scripts/setup.sh")
         let sox = try #require(FileSupport.sox, "sox is missing: run scripts/setup.sh")
         let speech = FileSupport.tempURL("wav"), band = FileSupport.tempURL("wav"), amr = FileSupport.tempURL("amr")
         defer { try? FileManager.default.removeItem(at: speech); try? FileManager.default.removeItem(at: band) }
-        var (status, text) = try FileSupport.run(espeak, ["-w", speech.path, "Adaptive multi rate speech, narrow and wide. The quick brown fox jumps over the lazy dog."])
+        var (status, text) = try FileSupport.run(espeak, ["-w", speech.path, seconds == nil ? shortText : longText])
         try #require(status == 0, "espeak-ng: \(text)")
-        (status, text) = try FileSupport.run(sox, [speech.path, "-r", wideband ? "16000" : "8000", "-c", "1", "-b", "16", band.path])
+        let length = seconds.map { ["pad", "0", "\($0)", "trim", "0", "\($0)"] } ?? []
+        (status, text) = try FileSupport.run(sox, [speech.path, "-r", wideband ? "16000" : "8000", "-c", "1", "-b", "16", band.path] + length)
         try #require(status == 0, "sox: \(text)")
         var args = [scripts.appendingPathComponent("amr-encode.py").path, band.path, amr.path] + (wideband ? ["--wb"] : [])
         if let mode { args += ["--mode", "\(mode)"] }
@@ -146,56 +159,89 @@ import Testing
         #expect(from3GP.count == fromAMR.count && from3GP == fromAMR)
     }
 
-    /// ExtAudioFileSeek to 200 random frames lands there (ExtAudioFileTell, the frames read) and reads what a
-    /// decode from the start reads, within a stated tolerance: the fixed-point decoders never settle bit-exactly
-    /// after the 16 packets of preroll. Narrowband: the difference stays 30 dB below the file's power (measured
-    /// 44 dB). Wideband: below 5.5 kHz (a 41-tap low-pass over the difference) 25 dB below it (measured 34 dB); its
-    /// 6.4-7 kHz band is noise from a free-running generator and is not compared.
+    /// A seeded generator (SplitMix64), so that a failing seek can be replayed.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func int16Client(_ rate: Double) -> AudioStreamBasicDescription {
+        OCAFormat.linearPCM(sampleRate: rate, channels: 1, bitsPerChannel: 16, isFloat: false, interleaved: true)
+    }
+
+    /// Up to `count` frames from the current position as Int16 (fewer at the end).
+    static func readInt16(_ x: ExtAudioFileRef, _ count: Int) throws -> [Int16] {
+        var buffer = [Int16](repeating: 0, count: max(count, 1))
+        var frames = UInt32(count)
+        let status = buffer.withUnsafeMutableBytes { raw -> OSStatus in
+            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(2 * count), mData: raw.baseAddress))
+            return ExtAudioFileRead(x, &frames, &list)
+        }
+        try #require(status == noErr)
+        return Array(buffer.prefix(Int(frames)))
+    }
+
+    /// ExtAudioFileSeek to 1,000 random frames (seeded) of 30 s of speech, forward and backward, then a read of 1 to
+    /// 1,024 frames: ExtAudioFileTell says the target and the frames are exactly those of one linear decode (Int16).
+    /// opencore's decoders never settle bit-exactly after a preroll and their state is opaque, so a seek decodes
+    /// from the file's start (from where it is, when the target lies ahead); the time the 1,000 seeks take is printed.
+    /// The last frame reads alone; a seek to the end or past it answers noErr and then reads nothing.
     @Test(arguments: [false, true])
-    func seeksMatchTheLinearDecode(_ wideband: Bool) throws {
-        let url = try Self.makeAMR(wideband: wideband)
+    func seeksAreExact(_ wideband: Bool) throws {
+        let url = try Self.makeAMR(wideband: wideband, seconds: 30)
         defer { try? FileManager.default.removeItem(at: url) }
         let rate = wideband ? 16000.0 : 8000
-        let (linear, _) = try Self.readFloats(url, rate: rate)
-        let power = linear.reduce(0.0) { $0 + Double($1 * $1) } / Double(linear.count)
-        // Windowed-sinc low-pass at 5.5 kHz (16 kHz rate), Hamming window.
-        let taps = (-20...20).map { n -> Double in
-            let fc = 5500.0 / 16000, x = 2 * fc * Double(n)
-            let sinc = n == 0 ? 1 : sin(Double.pi * x) / (Double.pi * x)
-            return 2 * fc * sinc * (0.54 + 0.46 * cos(Double.pi * Double(n) / 20))
-        }
         var x: ExtAudioFileRef?
         try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
         defer { ExtAudioFileDispose(x!) }
-        var client = Self.client(rate)
-        ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client)
-        let count = 480
-        var worst = Double.infinity, exact = 0
-        var rng = SystemRandomNumberGenerator()
-        for _ in 0..<200 {
-            let frame = Int.random(in: 0..<(linear.count - count), using: &rng)
-            #expect(ExtAudioFileSeek(x!, Int64(frame)) == noErr)
+        var client = Self.int16Client(rate)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var linear: [Int16] = []
+        let linearStart = ContinuousClock.now
+        while true {
+            let chunk = try Self.readInt16(x!, 1000)
+            if chunk.isEmpty { break }
+            linear += chunk
+        }
+        let linearTime = ContinuousClock.now - linearStart
+        // 30 s in whole 20 ms frames.
+        #expect(linear.count == Int(rate) * 30)
+        #expect(linear.contains { abs(Int($0)) > 1000 }, "the decode is speech, not silence")
+        var rng = SplitMix(state: wideband ? 14 : 13)
+        var mismatches = 0, backward = 0, previous = 0
+        let start = ContinuousClock.now
+        for _ in 0..<1000 {
+            let frame = Int.random(in: 0..<linear.count, using: &rng)
+            let count = Int.random(in: 1...1024, using: &rng)
+            if frame < previous { backward += 1 }
+            try #require(ExtAudioFileSeek(x!, Int64(frame)) == noErr)
             var tell: Int64 = -1
             ExtAudioFileTell(x!, &tell)
             #expect(tell == Int64(frame))
-            var buffer = [Float](repeating: 0, count: count)
-            var frames = UInt32(count)
-            buffer.withUnsafeMutableBytes { raw in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(raw.count), mData: raw.baseAddress))
-                _ = ExtAudioFileRead(x!, &frames, &list)
-            }
-            #expect(frames == UInt32(count))
-            let expected = Array(linear[frame..<(frame + count)])
-            if buffer == expected { exact += 1 }
-            var difference = (0..<count).map { Double(buffer[$0] - expected[$0]) }
-            if wideband {
-                difference = (20..<(count - 20)).map { i in (0..<41).reduce(0.0) { $0 + taps[$1] * difference[i + $1 - 20] } }
-            }
-            let error = difference.reduce(0.0) { $0 + $1 * $1 } / Double(difference.count)
-            worst = min(worst, 10 * log10(power / max(error, 1e-30)))
+            let got = try Self.readInt16(x!, count)
+            let expected = Array(linear[frame..<min(frame + count, linear.count)])
+            if got != expected { mismatches += 1 }
+            previous = frame + got.count
         }
-        print(String(format: "AMR-%@ seeks: %d of 200 bit-exact, worst difference %.1f dB below the file's power", wideband ? "WB" : "NB", exact, worst))
-        #expect(worst >= (wideband ? 25 : 30))
+        let elapsed = ContinuousClock.now - start
+        print("AMR-\(wideband ? "WB" : "NB") 30 s: 1,000 seeks (\(backward) backward) and reads in \(elapsed) (one linear decode: \(linearTime)), \(mismatches) differing from the linear decode")
+        #expect(mismatches == 0)
+        #expect(ExtAudioFileSeek(x!, Int64(linear.count - 1)) == noErr)
+        #expect(try Self.readInt16(x!, 100) == [linear.last!])
+        for past in [linear.count, linear.count + 12345] {
+            #expect(ExtAudioFileSeek(x!, Int64(past)) == noErr)
+            #expect(try Self.readInt16(x!, 100).isEmpty)
+        }
+        #expect(ExtAudioFileSeek(x!, -1) == kExtAudioFileError_InvalidSeek)
+        // Back to the start after the end: the decoder starts over.
+        #expect(ExtAudioFileSeek(x!, 0) == noErr)
+        #expect(try Self.readInt16(x!, 1024) == Array(linear.prefix(1024)))
     }
 
     /// Narrowband encodes and decodes, as on Apple's systems; wideband only decodes here (no encoder library is

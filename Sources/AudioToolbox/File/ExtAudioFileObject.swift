@@ -33,6 +33,12 @@ final class ExtAudioFileObject: @unchecked Sendable {
     private var clientFrame: Int64 = 0
     private var nextPacket: Int64 = 0
     private var skipFrames: Int64 = 0
+    /// The file frame the decoder's next output frame is (= fileFrame - skipFrames while reading), and whether
+    /// its input ran out: a codec that seeks by decoding from the start continues from here when it can.
+    private var decoderFrame: Int64 = 0
+    private var decoderAtEnd = false
+    /// The codec reaches seek targets by decoding from packet 0 (CodecEntry.seeksDecodeFromStart).
+    private let seeksDecodeFromStart: Bool
     /// Write side: where the next file packet goes, and scratch for converted frames.
     private var writePacket: Int64
     private var scratch: UnsafeMutableRawPointer
@@ -71,6 +77,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
         packetBuffer = .allocate(byteCount: 1, alignment: 16)
         packetsPerRead = max(64, Self.chunkFrames / max(Int(f.mFramesPerPacket), 1))
         packetDescriptions = .allocate(capacity: packetsPerRead)
+        seeksDecodeFromStart = f.mFormatID != kAudioFormatLinearPCM && CodecRegistry.entry(f.mFormatID)?.seeksDecodeFromStart == true
         if !forWriting && isCompressed {
             if case .success(let d) = AudioConverterObject.makeNativeDecoder(input: f, cookie: file.layout.magicCookie) {
                 decoder = d
@@ -163,7 +170,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
     // MARK: Reading
 
     /// Positions the decoder on the packet holding `frame` (a file frame, priming included), preroll
-    /// packets before it, and the decoded frames to drop to reach the frame.
+    /// packets before it, and the decoded frames to drop to reach the frame. A codec that seeks from the start
+    /// keeps decoding from where it is when `frame` lies ahead, and otherwise starts over at packet 0.
     private func startDecoding(atFrame frame: Int64) {
         guard decoder != nil else { return }
         // Room for the largest packets the decoder is handed at once.
@@ -172,6 +180,16 @@ final class ExtAudioFileObject: @unchecked Sendable {
             packetBuffer.deallocate()
             packetBuffer = .allocate(byteCount: needed, alignment: 16)
             packetBufferBytes = needed
+        }
+        if seeksDecodeFromStart {
+            if decoderAtEnd || frame < decoderFrame {
+                decoder?.reset()
+                decoderAtEnd = false
+                nextPacket = 0
+                decoderFrame = 0
+            }
+            skipFrames = frame - decoderFrame
+            return
         }
         decoder?.reset()
         let constant = file.framesPerPacket
@@ -190,6 +208,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
         }
         nextPacket = packet
         skipFrames = max(0, frame - packetStart)
+        decoderFrame = frame - skipFrames
+        decoderAtEnd = false
     }
 
     /// The decoder's input proc: up to `packetsPerRead` packets from the file, with descriptions.
@@ -218,7 +238,11 @@ final class ExtAudioFileObject: @unchecked Sendable {
             list.mBuffers.mDataByteSize = UInt32(limit * bytesPerFrame)
             let (n, status) = decoder.fill(UnsafeMutableAudioBufferListPointer(&list), capacity: limit, descriptions: nil,
                                            proc: Self.packetProc, userData: Unmanaged.passUnretained(self).toOpaque())
-            if n == 0 { return (0, status) }
+            if n == 0 {
+                decoderAtEnd = true
+                return (0, status)
+            }
+            decoderFrame += Int64(n)
             let dropped = Int(min(Int64(n), skipFrames))
             skipFrames -= Int64(dropped)
             let kept = min(n - dropped, Int(max(0, readEnd - fileFrame)))

@@ -18,11 +18,11 @@ enum AMRCodec {
             makeEncoder: wideband ? nil : makeEncoder)
         e.encodeSampleRates = [8000]
         e.maximumEncodeChannels = 1
-        // The fixed-point decoders carry a lot of state (LSP and gain predictors, pitch memory, post-filter), and
-        // do not settle bit-exactly: measured over speech, 16 frames (320 ms) before a seek target bring a fresh
-        // narrowband decoder to 44 dB or better below the file's power (8 frames: 13 dB), the wideband one to 34 dB
-        // below 5.5 kHz; its 6.4-7 kHz band comes from a free-running noise generator and never agrees.
-        e.seekPrerollPackets = 16
+        // The fixed-point decoders carry a lot of state (LSP and gain predictors, pitch memory, post-filter) that
+        // does not settle bit-exactly after any preroll (16 packets: narrowband 44 dB below the file's power,
+        // wideband 34 dB below 5.5 kHz, its noise-filled top band never), and opencore's state is opaque: seeks
+        // decode from the file's start instead, exact at the cost of decoding up to the target.
+        e.seeksDecodeFromStart = true
         return e
     }
 
