@@ -365,6 +365,20 @@ if let dataFormat, dataFormat.formatID != kAudioFormatLinearPCM {
     f.mChannelsPerFrame = outputChannels
     f.mFormatFlags = dataFormat.flags
     if let frames = dataFormat.framesPerPacket { f.mFramesPerPacket = frames }
+    // A lossless encoder keeps the source's depth when -d names none, as Apple's afconvert does (ALAC or FLAC from a
+    // 24-bit WAVE is "from 24-bit source"); FormatInfo alone would make it 16-bit and drop the low bits.
+    if dataFormat.flags == 0, [kAudioFormatFLAC, kAudioFormatAppleLossless].contains(f.mFormatID) {
+        if [kAudioFormatFLAC, kAudioFormatAppleLossless].contains(inputFormat.mFormatID) {
+            f.mFormatFlags = inputFormat.mFormatFlags
+        } else if inputFormat.mFormatID == kAudioFormatLinearPCM, inputFormat.mFormatFlags & kAudioFormatFlagIsFloat == 0 {
+            switch inputFormat.mBitsPerChannel {
+            case ...16: f.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
+            case 17...20: f.mFormatFlags = kAppleLosslessFormatFlag_20BitSourceData
+            case 21...24: f.mFormatFlags = kAppleLosslessFormatFlag_24BitSourceData
+            default: f.mFormatFlags = kAppleLosslessFormatFlag_32BitSourceData
+            }
+        }
+    }
     var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
     let completed = AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &f)
     if completed != noErr {
