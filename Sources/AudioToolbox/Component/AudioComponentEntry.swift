@@ -10,6 +10,9 @@ final class AudioComponentEntry: @unchecked Sendable {
         /// A codec ('adec'/'aenc'): found and described like any component; its instances are driven by
         /// the AudioCodec calls, and AudioConverterNewSpecific takes its class description.
         case codec
+        /// An audio file component ('afil', subtype the file type): its instances are driven by the
+        /// AudioFileComponent calls.
+        case audioFile
     }
 
     let description: AudioComponentDescription

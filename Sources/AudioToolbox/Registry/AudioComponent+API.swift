@@ -62,6 +62,9 @@ public func AudioComponentInstanceNew(_ inComponent: AudioComponent,
         let object = AudioCodecObject(component: entry, codec: codec, isEncoder: entry.description.componentType == kAudioEncoderComponentType)
         outInstance.pointee = OpaquePointer(AudioCodecInstances.table.add(object))
         return noErr
+    case .audioFile:
+        outInstance.pointee = OpaquePointer(AudioFileComponentObject.instances.add(AudioFileComponentObject(component: entry)))
+        return noErr
     }
     let raw = AudioUnitInstances.table.add(object)
     let status = object.open()
@@ -81,6 +84,10 @@ public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance) 
         _ = codec.uninitialize()
         return noErr
     }
+    if let file = AudioFileComponentObject.instances.remove(UnsafeMutableRawPointer(inInstance), as: AudioFileComponentObject.self) {
+        _ = file.closeFile()
+        return noErr
+    }
     guard let object = AudioUnitInstances.table.remove(UnsafeMutableRawPointer(inInstance),
                                                                       as: AudioUnitObject.self) else {
         return badComponentInstance
@@ -93,6 +100,7 @@ public func AudioComponentInstanceDispose(_ inInstance: AudioComponentInstance) 
 @discardableResult
 public func AudioComponentInstanceGetComponent(_ inInstance: AudioComponentInstance) -> AudioComponent {
     if let codec = AudioCodecInstances.codec(inInstance) { return codec.component.handle }
+    if let file = AudioFileComponentObject.live(inInstance) { return file.component.handle }
     return AudioUnitObject.withUnchecked(inInstance) { $0.component.handle }
 }
 

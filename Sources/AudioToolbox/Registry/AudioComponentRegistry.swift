@@ -14,7 +14,7 @@ final class AudioComponentRegistry: Sendable {
 
     private init() {
         var initial = State()
-        initial.entries = BuiltInUnits.entries() + Self.codecEntries()
+        initial.entries = BuiltInUnits.entries() + Self.codecEntries() + Self.fileTypeEntries()
         state = LockedState(initial)
     }
 
@@ -35,6 +35,18 @@ final class AudioComponentRegistry: Sendable {
                                                name: "Apple: \(codec.name) Encoder", version: 0x10000, maker: .codec))
         }
         return entries
+    }
+
+    /// The component type of audio file components, 'afil' (Apple's public headers name no constant for it).
+    static let audioFileComponentType: OSType = 0x6166_696C
+
+    /// An audio file component per readable file type ('afil', subtype the file type, manufacturer 'appl').
+    static func fileTypeEntries() -> [AudioComponentEntry] {
+        AudioFileTypeInfo.all.map { info in
+            AudioComponentEntry(description: AudioComponentDescription(componentType: Self.audioFileComponentType, componentSubType: info.type,
+                                                                       componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0),
+                                name: "Apple: \(info.name)", version: 0x10000, maker: .audioFile)
+        }
     }
 
     func findNext(after component: AudioComponent?, matching d: AudioComponentDescription) -> AudioComponentEntry? {

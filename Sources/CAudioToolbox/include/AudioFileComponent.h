@@ -1,12 +1,17 @@
-// AudioFileComponent.h: the property IDs and selectors of audio file components (the plug-ins that add file
-// types to Audio File Services). Declared so that code naming them builds; our file types are built in, and
-// no component of this kind can be registered (AudioFileComponent* functions are not provided).
+// AudioFileComponent.h: audio file components ('afil', the plug-ins that add file types to Audio File Services):
+// their types, property IDs, selectors and the deprecated fast-dispatch types. Every built-in file type is an
+// 'afil' component; the AudioFileComponent* calls are Swift (AudioFileComponent+API.swift).
 #ifndef OCA_AUDIOFILECOMPONENT_H
 #define OCA_AUDIOFILECOMPONENT_H
 
 #include "AudioFile.h"
+#include "AudioComponent.h"
+#include <stdbool.h>
 
 CF_ASSUME_NONNULL_BEGIN
+
+typedef AudioComponentInstance AudioFileComponent;
+typedef uint32_t AudioFileComponentPropertyID;
 
 CF_ENUM(AudioFilePropertyID) {
     kAudioFileComponent_CanRead                              = OCA_4CC('c','n','r','d'),
@@ -53,6 +58,65 @@ enum {
     kAudioFileGetUserDataSize64Select       = 29,
     kAudioFileGetUserDataAtOffsetSelect     = 30
 };
+
+// Fast-dispatch function types and tables: deprecated, never called by Audio File Services (Apple's nor ours).
+// Boolean is bool here, as the AudioFile calls take Bool for inUseCache.
+typedef OSStatus (*ReadBytesFDF)(void *inComponentStorage, bool inUseCache, int64_t inStartingByte,
+                                 uint32_t *ioNumBytes, void *outBuffer);
+typedef OSStatus (*WriteBytesFDF)(void *inComponentStorage, bool inUseCache, int64_t inStartingByte,
+                                  uint32_t *ioNumBytes, const void *inBuffer);
+typedef OSStatus (*ReadPacketsFDF)(void *inComponentStorage, bool inUseCache, uint32_t *outNumBytes,
+                                   AudioStreamPacketDescription * _Nullable outPacketDescriptions,
+                                   int64_t inStartingPacket, uint32_t *ioNumPackets, void *outBuffer);
+typedef OSStatus (*ReadPacketDataFDF)(void *inComponentStorage, bool inUseCache, uint32_t *ioNumBytes,
+                                      AudioStreamPacketDescription * _Nullable outPacketDescriptions,
+                                      int64_t inStartingPacket, uint32_t *ioNumPackets, void *outBuffer);
+typedef OSStatus (*WritePacketsFDF)(void *inComponentStorage, bool inUseCache, uint32_t inNumBytes,
+                                    const AudioStreamPacketDescription * _Nullable inPacketDescriptions,
+                                    int64_t inStartingPacket, uint32_t *ioNumPackets, const void *inBuffer);
+typedef OSStatus (*GetPropertyInfoFDF)(void *inComponentStorage, AudioFilePropertyID inPropertyID,
+                                       uint32_t * _Nullable outDataSize, uint32_t * _Nullable isWritable);
+typedef OSStatus (*GetPropertyFDF)(void *inComponentStorage, AudioFilePropertyID inPropertyID,
+                                   uint32_t *ioDataSize, void *ioPropertyData);
+typedef OSStatus (*SetPropertyFDF)(void *inComponentStorage, AudioFilePropertyID inPropertyID,
+                                   uint32_t inDataSize, const void *inPropertyData);
+typedef OSStatus (*CountUserDataFDF)(void *inComponentStorage, uint32_t inUserDataID, uint32_t *outNumberItems);
+typedef OSStatus (*GetUserDataSizeFDF)(void *inComponentStorage, uint32_t inUserDataID, uint32_t inIndex, uint32_t *outDataSize);
+typedef OSStatus (*GetUserDataFDF)(void *inComponentStorage, uint32_t inUserDataID, uint32_t inIndex,
+                                   uint32_t *ioUserDataSize, void *outUserData);
+typedef OSStatus (*SetUserDataFDF)(void *inComponentStorage, uint32_t inUserDataID, uint32_t inIndex,
+                                   uint32_t inUserDataSize, const void *inUserData);
+
+typedef struct AudioFileFDFTable {
+    void               *mComponentStorage;
+    ReadBytesFDF        mReadBytesFDF;
+    WriteBytesFDF       mWriteBytesFDF;
+    ReadPacketsFDF      mReadPacketsFDF;
+    WritePacketsFDF     mWritePacketsFDF;
+    GetPropertyInfoFDF  mGetPropertyInfoFDF;
+    GetPropertyFDF      mGetPropertyFDF;
+    SetPropertyFDF      mSetPropertyFDF;
+    CountUserDataFDF    mCountUserDataFDF;
+    GetUserDataSizeFDF  mGetUserDataSizeFDF;
+    GetUserDataFDF      mGetUserDataFDF;
+    SetUserDataFDF      mSetUserDataFDF;
+} AudioFileFDFTable;
+
+typedef struct AudioFileFDFTableExtended {
+    void               *mComponentStorage;
+    ReadBytesFDF        mReadBytesFDF;
+    WriteBytesFDF       mWriteBytesFDF;
+    ReadPacketsFDF      mReadPacketsFDF;
+    WritePacketsFDF     mWritePacketsFDF;
+    GetPropertyInfoFDF  mGetPropertyInfoFDF;
+    GetPropertyFDF      mGetPropertyFDF;
+    SetPropertyFDF      mSetPropertyFDF;
+    CountUserDataFDF    mCountUserDataFDF;
+    GetUserDataSizeFDF  mGetUserDataSizeFDF;
+    GetUserDataFDF      mGetUserDataFDF;
+    SetUserDataFDF      mSetUserDataFDF;
+    ReadPacketDataFDF   mReadPacketDataFDF;
+} AudioFileFDFTableExtended;
 
 CF_ASSUME_NONNULL_END
 
