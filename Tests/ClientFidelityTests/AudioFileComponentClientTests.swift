@@ -88,7 +88,11 @@ private func packetsViaAudioFile(_ url: URL) throws -> (AudioStreamBasicDescript
         var packetCount: UInt64 = 0
         size = 8
         #expect(AudioFileComponentGetProperty(wave, kAudioFilePropertyAudioDataPacketCount, &size, &packetCount) != noErr, "no file yet")
-        try #require(AudioFileComponentOpenURL(wave, url as CFURL, AudioFilePermissions.readPermission.rawValue, -1) == noErr)
+        // The caller opens the file and hands its descriptor too, as Audio File Services does.
+        let fd = open(url.path, O_RDONLY)
+        defer { close(fd) }
+        try #require(fd >= 0)
+        try #require(AudioFileComponentOpenURL(wave, url as CFURL, AudioFilePermissions.readPermission.rawValue, fd) == noErr)
         var componentFormat = AudioStreamBasicDescription()
         size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         #expect(AudioFileComponentGetProperty(wave, kAudioFilePropertyDataFormat, &size, &componentFormat) == noErr)
@@ -110,7 +114,7 @@ private func packetsViaAudioFile(_ url: URL) throws -> (AudioStreamBasicDescript
         let aiff = try instance(kAudioFileAIFFType)
         defer { AudioComponentInstanceDispose(aiff) }
         #expect(AudioFileComponentFileDataIsThisFormat(aiff, UInt32(head.count), head, &result) == noErr && result == 0)
-        #expect(AudioFileComponentOpenURL(aiff, url as CFURL, AudioFilePermissions.readPermission.rawValue, -1) != noErr)
+        #expect(AudioFileComponentOpenURL(aiff, url as CFURL, AudioFilePermissions.readPermission.rawValue, fd) != noErr)
     }
 
     /// A WAV written through the component (CreateURL, WritePackets, CloseFile) reads back through AudioFile with
