@@ -69,6 +69,44 @@ public enum PCMDirectKernels {
     }
 }
 
+extension PCMDirectKernels {
+    /// Whether `layout` is a signed little-endian integer of fewer than 32 valid bits in the low part of a 4-byte
+    /// container: the form the lossless encoders take their samples in (CodecPCMFormat.int32).
+    public static func isLowAlignedInt32(_ layout: PCMSampleLayout) -> Bool {
+        !layout.isFloat && layout.isSigned && !layout.isBigEndian && !layout.isAlignedHigh && layout.fractionBits == 0
+            && layout.containerBytes == 4 && layout.validBits < 32 && layout.validBits >= 8
+    }
+
+    /// Widens `count` integer samples (`from` .int16, .int24 or .int32, no wider than `validBits`), `sourceStride`
+    /// bytes apart, into a low-aligned Int32 container of `validBits` valid bits, `destinationStride` bytes apart:
+    /// the sample shifted up by the difference in width and masked to `validBits` (the bits above are zero), which is
+    /// what PCMSampleCodec's Double path writes (the scaling is exact, so it never rounds or clips). False when the
+    /// pair is not such a widening (the caller takes the Double path). Safe on the render thread.
+    public static func widenToLowAlignedInt32(_ source: UnsafeRawPointer, sourceStride: Int, from: Kind,
+                                              _ destination: UnsafeMutableRawPointer, destinationStride: Int, validBits: Int,
+                                              count: Int) -> Bool {
+        let sourceBits: Int
+        switch from {
+        case .int16: sourceBits = 16
+        case .int24: sourceBits = 24
+        default: return false
+        }
+        guard validBits >= sourceBits, validBits < 32 else { return false }
+        let shift = Int32(validBits - sourceBits), mask = Int32(bitPattern: (UInt32(1) << UInt32(validBits)) &- 1)
+        if from == .int16, sourceStride == 2, destinationStride == 4, Int(bitPattern: source) & 1 == 0, Int(bitPattern: destination) & 3 == 0 {
+            // Contiguous and aligned (an interleaved buffer converted whole): typed pointers, which the compiler vectorises.
+            let s = source.assumingMemoryBound(to: Int16.self), d = destination.assumingMemoryBound(to: Int32.self)
+            for i in 0..<count { d[i] = (Int32(s[i]) &<< shift) & mask }
+            return true
+        }
+        for i in 0..<count {
+            let v = from == .int16 ? Int32(loadInt16(source + i * sourceStride)) : loadInt24(source + i * sourceStride)
+            (destination + i * destinationStride).storeBytes(of: (v &<< shift) & mask, as: Int32.self)
+        }
+        return true
+    }
+}
+
 @inline(__always) private func loadInt16(_ p: UnsafeRawPointer) -> Int16 { p.loadUnaligned(as: Int16.self) }
 
 @inline(__always) private func loadInt24(_ p: UnsafeRawPointer) -> Int32 {

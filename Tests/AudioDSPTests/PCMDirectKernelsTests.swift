@@ -73,6 +73,49 @@ import Testing
         }
     }
 
+    /// Widening Int16 and Int24 into the encoders' low-aligned Int32 of 16, 20, 24 and 31 valid bits: byte for
+    /// byte what the Double path writes, contiguous (the vectorised loop) and strided; narrowing is refused.
+    @Test func wideningIntoLowAlignedInt32EqualsTheDoublePath() {
+        let count = 4096
+        for (fromKind, fromLayout) in Self.layouts.prefix(2) {
+            for bits in [16, 20, 24, 31] where bits >= fromLayout.validBits {
+                let toLayout = PCMSampleLayout(validBits: bits, containerBytes: 4, isFloat: false, isSigned: true, isBigEndian: false,
+                                               isAlignedHigh: false, fractionBits: 0)
+                #expect(PCMDirectKernels.isLowAlignedInt32(toLayout))
+                for (inStride, outStride) in [(fromLayout.containerBytes, 4), (fromLayout.containerBytes * 2 + 1, 12)] {
+                    let src = Self.source(fromLayout, count: count, stride: inStride)
+                    var direct = [UInt8](repeating: 0x5A, count: count * outStride)
+                    var viaDouble = direct
+                    var handled = false
+                    src.withUnsafeBytes { s in
+                        direct.withUnsafeMutableBytes { d in
+                            handled = PCMDirectKernels.widenToLowAlignedInt32(s.baseAddress!, sourceStride: inStride, from: fromKind, d.baseAddress!,
+                                                                              destinationStride: outStride, validBits: bits, count: count)
+                        }
+                        var doubles = [Double](repeating: 0, count: count)
+                        doubles.withUnsafeMutableBufferPointer { PCMSampleCodec.decode(s.baseAddress!, strideBytes: inStride, count: count, layout: fromLayout, into: $0.baseAddress!) }
+                        viaDouble.withUnsafeMutableBytes { d in
+                            doubles.withUnsafeBufferPointer {
+                                PCMSampleCodec.encode($0.baseAddress!, count: count, layout: toLayout, into: d.baseAddress!, strideBytes: outStride, dither: nil)
+                            }
+                        }
+                    }
+                    #expect(handled)
+                    #expect(direct == viaDouble, "\(fromKind) -> \(bits)-bit low-aligned Int32, strides \(inStride)/\(outStride)")
+                }
+            }
+        }
+        // -1 in 16 valid bits: the low 16 bits set, the container's top zero (as the Double path writes it).
+        var minusOne: Int16 = -1, out: Int32 = 0
+        #expect(PCMDirectKernels.widenToLowAlignedInt32(&minusOne, sourceStride: 2, from: .int16, &out, destinationStride: 4, validBits: 16, count: 1))
+        #expect(out == 0xFFFF)
+        // Narrowing (24 into 16) and non-integer sources go the Double path.
+        var wide: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        #expect(!PCMDirectKernels.widenToLowAlignedInt32(&wide, sourceStride: 3, from: .int24, &out, destinationStride: 4, validBits: 16, count: 1))
+        var f: Float = 0.5
+        #expect(!PCMDirectKernels.widenToLowAlignedInt32(&f, sourceStride: 4, from: .float32, &out, destinationStride: 4, validBits: 24, count: 1))
+    }
+
     static func isNaN(_ b: [UInt8]) -> Bool {
         b.count == 4 ? Float(bitPattern: b.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }).isNaN
             : Double(bitPattern: b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }).isNaN

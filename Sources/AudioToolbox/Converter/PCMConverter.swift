@@ -100,6 +100,14 @@ final class PCMConverter: @unchecked Sendable {
         return (from, to)
     }
 
+    /// The source kind when the conversion widens a packed integer into a low-aligned Int32 container (an
+    /// encoder's PCM format), routed channel for channel with no dither. Nil otherwise.
+    private var widenablePair: PCMDirectKernels.Kind? {
+        guard !mixesToMono, mixGains == nil, !shouldDither, PCMDirectKernels.isLowAlignedInt32(output.layout),
+              let from = PCMDirectKernels.kind(input.layout) else { return nil }
+        return from
+    }
+
     /// An index loop: the generic enumerated/allSatisfy form allocates an iterator in a debug build, and this runs
     /// on the render thread.
     private var mapsEveryChannelToItself: Bool {
@@ -307,6 +315,14 @@ final class PCMConverter: @unchecked Sendable {
             PCMDirectKernels.convert(src + inFrame * input.bytesPerFrame, sourceStride: input.layout.containerBytes, from: from,
                                      dst + outFrame * output.bytesPerFrame, destinationStride: output.layout.containerBytes, to: to,
                                      count: frames * input.channels)
+            return
+        }
+        if let from = widenablePair, input.isInterleaved, output.isInterleaved, input.channels == output.channels, mapsEveryChannelToItself,
+           let src = inList[0].mData, let dst = outList[0].mData,
+           PCMDirectKernels.widenToLowAlignedInt32(src + inFrame * input.bytesPerFrame, sourceStride: input.layout.containerBytes, from: from,
+                                                   dst + outFrame * output.bytesPerFrame, destinationStride: 4,
+                                                   validBits: output.layout.validBits, count: frames * input.channels) {
+            // Integers widened into an encoder's low-aligned Int32 samples: a shift and a mask.
             return
         }
         if let (from, to) = directPair {
