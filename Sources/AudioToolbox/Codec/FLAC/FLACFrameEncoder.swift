@@ -46,7 +46,11 @@ final class FLACFrameEncoder {
     private let partitionSums: UnsafeMutablePointer<UInt64>
     private let windows: UnsafeMutablePointer<Double>
     private var windowLength = 0
+    /// The windowed signal, with `windowPad` zeros before it and at least 4 after (the autocorrelation reads
+    /// both without bounds checks).
     private let windowed: UnsafeMutablePointer<Double>
+    private let windowedStorage: UnsafeMutablePointer<Double>
+    private static let windowPad = 32
     private let lpcMatrix: UnsafeMutablePointer<Double>
     private let lpcErrors: UnsafeMutablePointer<Double>
     private var plans: [Plan]
@@ -90,7 +94,9 @@ final class FLACFrameEncoder {
         candidateRice = .allocate(capacity: Self.maxRicePartitions)
         partitionSums = .allocate(capacity: Self.maxRicePartitions)
         windows = .allocate(capacity: max(windowCount, 1) * n)
-        windowed = .allocate(capacity: n)
+        windowedStorage = .allocate(capacity: n + Self.windowPad + 4)
+        windowedStorage.initialize(repeating: 0, count: n + Self.windowPad + 4)
+        windowed = windowedStorage + Self.windowPad
         lpcMatrix = .allocate(capacity: 32 * 32)
         lpcErrors = .allocate(capacity: 32)
         plans = Array(repeating: Plan(), count: slots)
@@ -103,7 +109,7 @@ final class FLACFrameEncoder {
     deinit {
         signals.deallocate(); residuals.deallocate(); coefficients.deallocate(); candidateCoefficients.deallocate()
         riceParameters.deallocate(); candidateRice.deallocate(); partitionSums.deallocate(); windows.deallocate()
-        windowed.deallocate(); lpcMatrix.deallocate(); lpcErrors.deallocate(); output.deallocate()
+        windowedStorage.deallocate(); lpcMatrix.deallocate(); lpcErrors.deallocate(); output.deallocate()
     }
 
     /// Encodes `frames` (1...blockSize) interleaved frames as frame number `frameNumber` (0..<2^31). Samples
@@ -274,6 +280,7 @@ final class FLACFrameEncoder {
     /// The fixed order (0...4) with the smallest sum of absolute residuals, and that sum.
     private func fixedEstimate(_ x: UnsafePointer<Int32>, count n: Int) -> (order: Int, sum: UInt64) {
         guard n > 4 else { return (0, 0) }
+        if bitsPerSample <= 20 { return Self.fixedEstimateNarrow(x, count: n) }
         var s0: UInt64 = 0, s1: UInt64 = 0, s2: UInt64 = 0, s3: UInt64 = 0, s4: UInt64 = 0
         var p0 = Int64(x[3]), p1 = p0 - Int64(x[2]), p2 = p1 - (Int64(x[2]) - Int64(x[1]))
         var p3 = p2 - ((Int64(x[2]) - Int64(x[1])) - (Int64(x[1]) - Int64(x[0])))
@@ -284,6 +291,42 @@ final class FLACFrameEncoder {
         }
         var order = 0, best = s0
         for (o, s) in [(1, s1), (2, s2), (3, s3), (4, s4)] where s < best { order = o; best = s }
+        return (order, best)
+    }
+
+    /// `fixedEstimate` for signals of at most 21 bits (a side channel of 20-bit audio): every residual fits 25
+    /// bits, so four samples per step in 32-bit lanes, and 128 steps of magnitudes (under 2^31) per lane before
+    /// they are added into 64-bit totals. The same sums as the 64-bit loop, so the same order.
+    private static func fixedEstimateNarrow(_ x: UnsafePointer<Int32>, count n: Int) -> (order: Int, sum: UInt64) {
+        var t0: UInt64 = 0, t1: UInt64 = 0, t2: UInt64 = 0, t3: UInt64 = 0, t4: UInt64 = 0
+        let raw = UnsafeRawPointer(x)
+        @inline(__always) func load(_ i: Int) -> SIMD4<Int32> { raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Int32>.self) }
+        @inline(__always) func magnitude(_ v: SIMD4<Int32>) -> SIMD4<UInt32> {
+            let sign = v &>> 31
+            return SIMD4<UInt32>(truncatingIfNeeded: (v ^ sign) &- sign)
+        }
+        var i = 4
+        while i &+ 4 <= n {
+            var s0 = SIMD4<UInt32>(), s1 = s0, s2 = s0, s3 = s0, s4 = s0
+            let end = min(n, i &+ 512)
+            while i &+ 4 <= end {
+                let a = load(i), b = load(i &- 1), c = load(i &- 2), d = load(i &- 3), e = load(i &- 4)
+                let e1 = a &- b, e2 = e1 &- (b &- c), e3 = e2 &- (b &- c) &+ (c &- d)
+                let e4 = a &- 4 &* (b &+ d) &+ 6 &* c &+ e
+                s0 &+= magnitude(a); s1 &+= magnitude(e1); s2 &+= magnitude(e2); s3 &+= magnitude(e3); s4 &+= magnitude(e4)
+                i &+= 4
+            }
+            @inline(__always) func total(_ v: SIMD4<UInt32>) -> UInt64 { UInt64(v[0]) &+ UInt64(v[1]) &+ UInt64(v[2]) &+ UInt64(v[3]) }
+            t0 &+= total(s0); t1 &+= total(s1); t2 &+= total(s2); t3 &+= total(s3); t4 &+= total(s4)
+        }
+        while i < n {
+            let a = Int64(x[i]), b = Int64(x[i - 1]), c = Int64(x[i - 2]), d = Int64(x[i - 3]), e = Int64(x[i - 4])
+            t0 &+= a.magnitude; t1 &+= (a - b).magnitude; t2 &+= (a - 2 * b + c).magnitude
+            t3 &+= (a - 3 * b + 3 * c - d).magnitude; t4 &+= (a - 4 * b + 6 * c - 4 * d + e).magnitude
+            i &+= 1
+        }
+        var order = 0, best = t0
+        for (o, s) in [(1, t1), (2, t2), (3, t3), (4, t4)] where s < best { order = o; best = s }
         return (order, best)
     }
 
@@ -351,6 +394,7 @@ final class FLACFrameEncoder {
     private func lpcCandidate(_ x: UnsafePointer<Int32>, count n: Int, sampleBits sb: Int, window: UnsafePointer<Double>,
                               maxOrder: Int) -> (order: Int, precision: Int, shift: Int, rice: (bits: Int, partitionOrder: Int, method: Int))? {
         for i in 0..<n { windowed[i] = Double(x[i]) * window[i] }
+        (windowed + n).update(repeating: 0, count: 4)
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 36) { ab in
             let ac = ab.baseAddress!
             autocorrelation(windowed, count: n, maxLag: maxOrder, into: ac)
@@ -387,9 +431,8 @@ final class FLACFrameEncoder {
         }
     }
 
-    /// Autocorrelation of `w[0..<n]` for lags 0...maxLag into `ac`. Up to four lags per pass, each with
-    /// its own accumulator, so the floating-point adds overlap instead of queueing on one sum; the lags
-    /// are split evenly over the passes so no pass computes a lag nobody asked for.
+    /// Autocorrelation of `w[0..<n]` for lags 0...maxLag (at most 32) into `ac`; `w` has 32 zeros before it and 4
+    /// after. Four samples per step, up to four lags per pass, each lag its own vector accumulator.
     private func autocorrelation(_ w: UnsafePointer<Double>, count n: Int, maxLag: Int, into ac: UnsafeMutablePointer<Double>) {
         var lag = 0
         var passes = (maxLag + 4) / 4
@@ -406,32 +449,27 @@ final class FLACFrameEncoder {
         }
     }
 
-    /// One pass over the signal for lags `lag..<lag + width` (width 1...4, a constant after inlining).
+    /// One pass over the signal for lags `lag..<lag + width` (width 1...4, a constant after inlining). The zeros
+    /// around the signal stand in for the products outside it, so every step is whole vectors.
     @inline(__always)
     private static func autocorrelationPass(_ w: UnsafePointer<Double>, count n: Int, lag: Int, width: Int,
                                             into ac: UnsafeMutablePointer<Double>) {
-        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
-        let top = lag + width - 1
-        // Head: products of the shorter lags that come before the longest lag has any.
-        for i in lag..<min(top, n) {
-            let v = w[i]
-            s0 += v * w[i - lag]
-            if width > 1, i >= lag + 1 { s1 += v * w[i - lag - 1] }
-            if width > 2, i >= lag + 2 { s2 += v * w[i - lag - 2] }
-        }
-        var i = top
+        var s0 = SIMD4<Double>(), s1 = SIMD4<Double>(), s2 = SIMD4<Double>(), s3 = SIMD4<Double>()
+        let raw = UnsafeRawPointer(w)
+        @inline(__always) func load(_ i: Int) -> SIMD4<Double> { raw.loadUnaligned(fromByteOffset: i &* 8, as: SIMD4<Double>.self) }
+        var i = 0
         while i < n {
-            let v = w[i]
-            s0 += v * w[i &- lag]
-            if width > 1 { s1 += v * w[i &- lag &- 1] }
-            if width > 2 { s2 += v * w[i &- lag &- 2] }
-            if width > 3 { s3 += v * w[i &- lag &- 3] }
-            i &+= 1
+            let v = load(i)
+            s0 += v * load(i &- lag)
+            if width > 1 { s1 += v * load(i &- lag &- 1) }
+            if width > 2 { s2 += v * load(i &- lag &- 2) }
+            if width > 3 { s3 += v * load(i &- lag &- 3) }
+            i &+= 4
         }
-        ac[lag] = s0
-        if width > 1 { ac[lag + 1] = s1 }
-        if width > 2 { ac[lag + 2] = s2 }
-        if width > 3 { ac[lag + 3] = s3 }
+        ac[lag] = s0.sum()
+        if width > 1 { ac[lag + 1] = s1.sum() }
+        if width > 2 { ac[lag + 2] = s2.sum() }
+        if width > 3 { ac[lag + 3] = s3.sum() }
     }
 
     /// Levinson-Durbin on `ac[0...maxOrder]`: predictor coefficients for each order in row order-1 of
@@ -565,24 +603,40 @@ final class FLACFrameEncoder {
         }
     }
 
-    /// The residual loop for a constant `order` with 32-bit sums (only when they cannot overflow); the
-    /// subtraction is done in 64 bits so a residual that does not fit is still caught.
+    /// The residual loop for a constant `order` with 32-bit sums (only when they cannot overflow), four samples
+    /// per step; a subtraction that overflows 32 bits (a residual that does not fit) is caught by its signs.
     @inline(__always)
     private static func lpcResidualKernel32(_ x: UnsafePointer<Int32>, count n: Int, c: UnsafePointer<Int32>, order: Int, shift: Int64,
                                             into r: UnsafeMutablePointer<Int32>) -> Bool {
         let s32 = Int32(truncatingIfNeeded: shift)
-        var lo: Int64 = 0, hi: Int64 = 0
-        var i = order
-        while i < n {
-            var sum: Int32 = 0
-            for j in 0..<order { sum &+= c[j] &* x[i &- 1 &- j] }
-            let e = Int64(x[i]) &- Int64(sum &>> s32)
-            lo = min(lo, e)
-            hi = max(hi, e)
-            r[i] = Int32(truncatingIfNeeded: e)
-            i &+= 1
+        return withUnsafeTemporaryAllocation(of: SIMD4<Int32>.self, capacity: 32) { cb -> Bool in
+            let cv = cb.baseAddress!
+            for j in 0..<order { cv[j] = SIMD4(repeating: c[j]) }
+            let raw = UnsafeRawPointer(x), out = UnsafeMutableRawPointer(r)
+            let shifts = SIMD4<Int32>(repeating: s32)
+            var overflow = SIMD4<Int32>()
+            var i = order
+            while i &+ 4 <= n {
+                var sum = SIMD4<Int32>()
+                for j in 0..<order { sum &+= cv[j] &* raw.loadUnaligned(fromByteOffset: (i &- 1 &- j) &* 4, as: SIMD4<Int32>.self) }
+                let a = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Int32>.self)
+                let p = sum &>> shifts
+                let e = a &- p
+                overflow |= (a ^ p) & (a ^ e)
+                out.storeBytes(of: e, toByteOffset: i &* 4, as: SIMD4<Int32>.self)
+                i &+= 4
+            }
+            var ok = overflow.min() >= 0
+            while i < n {
+                var sum: Int32 = 0
+                for j in 0..<order { sum &+= c[j] &* x[i &- 1 &- j] }
+                let e = Int64(x[i]) &- Int64(sum &>> s32)
+                ok = ok && e >= Int64(Int32.min) && e <= Int64(Int32.max)
+                r[i] = Int32(truncatingIfNeeded: e)
+                i &+= 1
+            }
+            return ok
         }
-        return lo >= Int64(Int32.min) && hi <= Int64(Int32.max)
     }
 
     /// The residual loop for a constant `order`, with 64-bit sums (exact for any coefficient precision).
