@@ -117,6 +117,20 @@ enum ALACAdaptiveGolomb {
     @inline(__always)
     private static func code(_ residuals: UnsafePointer<Int32>, count: Int, sampleBits: Int, pb: UInt32, mb: UInt32,
                              kb: UInt32, writer: inout ALACBitBuffer.Writer, emit: Bool) -> Int {
+        // ceil(2^32 / (2^k - 1)) for k 1...14: the division by the modulus as a multiply (index 0 unused).
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { table in
+            let reciprocals = table.baseAddress!
+            reciprocals[0] = 0
+            for k in 1..<16 { reciprocals[k] = ((UInt64(1) << 32) + (UInt64(1) << UInt64(k)) - 2) / ((UInt64(1) << UInt64(k)) - 1) }
+            return code(residuals, count: count, sampleBits: sampleBits, pb: pb, mb: mb, kb: kb, writer: &writer, emit: emit,
+                        reciprocals: reciprocals)
+        }
+    }
+
+    /// The coder itself, with the modulus reciprocals for k 1...14 in `reciprocals`.
+    @inline(__always)
+    private static func code(_ residuals: UnsafePointer<Int32>, count: Int, sampleBits: Int, pb: UInt32, mb: UInt32,
+                             kb: UInt32, writer: inout ALACBitBuffer.Writer, emit: Bool, reciprocals: UnsafePointer<UInt64>) -> Int {
         let wb = (UInt32(1) &<< kb) &- 1
         var bits = 0
         var mean = mb
@@ -132,7 +146,8 @@ enum ALACAdaptiveGolomb {
             let n = (((raw ^ (0 &- sign)) &+ sign) &<< 1) &- sign &- zmode
             // Up to 8 prefix ones and a 25-bit code; anything longer is escaped as 9 ones and the raw value.
             if UInt64(n) < 9 &* UInt64(m) {
-                let div = n / m
+                // n / m by a multiply: ceil(2^32 / m) is exact for n < 9m when 9m^2 < 2^32 (k <= 14: m < 21,845).
+                let div = k <= 14 ? UInt32(truncatingIfNeeded: (UInt64(n) &* reciprocals[Int(k)]) &>> 32) : n / m
                 let mod = n &- m &* div
                 let de: UInt32 = mod == 0 ? 1 : 0
                 let length = div &+ k &+ 1 &- de
