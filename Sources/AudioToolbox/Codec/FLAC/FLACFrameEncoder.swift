@@ -198,14 +198,14 @@ final class FLACFrameEncoder {
         let x = signals + slot * blockSize
         var plan = Plan()
         // Constant and wasted bits both come from one pass.
-        var orBits: Int32 = 0
-        var constant = true
+        // No short-circuit in the loop, so it vectorises.
+        var orBits: Int32 = 0, differs: Int32 = 0
         let first = x[0]
         for i in 0..<n {
             orBits |= x[i]
-            constant = constant && x[i] == first
+            differs |= x[i] ^ first
         }
-        if constant {
+        if differs == 0 {
             plan.kind = .constant
             plan.sampleBits = bits
             plan.bits = 8 + bits
