@@ -39,6 +39,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
     private var decoderAtEnd = false
     /// The codec reaches seek targets by decoding from packet 0 (CodecEntry.seeksDecodeFromStart).
     private let seeksDecodeFromStart: Bool
+    /// The most packets such a seek decodes; farther targets preroll instead.
+    private let exactSeekPackets: Int
     /// Write side: where the next file packet goes, and scratch for converted frames.
     private var writePacket: Int64
     private var scratch: UnsafeMutableRawPointer
@@ -77,7 +79,9 @@ final class ExtAudioFileObject: @unchecked Sendable {
         packetBuffer = .allocate(byteCount: 1, alignment: 16)
         packetsPerRead = max(64, Self.chunkFrames / max(Int(f.mFramesPerPacket), 1))
         packetDescriptions = .allocate(capacity: packetsPerRead)
-        seeksDecodeFromStart = f.mFormatID != kAudioFormatLinearPCM && CodecRegistry.entry(f.mFormatID)?.seeksDecodeFromStart == true
+        let entry = f.mFormatID == kAudioFormatLinearPCM ? nil : CodecRegistry.entry(f.mFormatID)
+        seeksDecodeFromStart = entry?.seeksDecodeFromStart == true
+        exactSeekPackets = entry?.exactSeekPackets ?? 0
         if !forWriting && isCompressed {
             if case .success(let d) = AudioConverterObject.makeNativeDecoder(input: f, cookie: file.layout.magicCookie) {
                 decoder = d
@@ -182,14 +186,18 @@ final class ExtAudioFileObject: @unchecked Sendable {
             packetBufferBytes = needed
         }
         if seeksDecodeFromStart {
-            if decoderAtEnd || frame < decoderFrame {
-                decoder?.reset()
-                decoderAtEnd = false
-                nextPacket = 0
-                decoderFrame = 0
+            let restart = decoderAtEnd || frame < decoderFrame
+            let limit = Int64(exactSeekPackets) * Int64(max(file.framesPerPacket, 1))
+            if (restart ? frame : frame - decoderFrame) <= limit {
+                if restart {
+                    decoder?.reset()
+                    decoderAtEnd = false
+                    nextPacket = 0
+                    decoderFrame = 0
+                }
+                skipFrames = frame - decoderFrame
+                return
             }
-            skipFrames = frame - decoderFrame
-            return
         }
         decoder?.reset()
         let constant = file.framesPerPacket

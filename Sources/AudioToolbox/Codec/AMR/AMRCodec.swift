@@ -21,8 +21,13 @@ enum AMRCodec {
         // The fixed-point decoders carry a lot of state (LSP and gain predictors, pitch memory, post-filter) that
         // does not settle bit-exactly after any preroll (16 packets: narrowband 44 dB below the file's power,
         // wideband 34 dB below 5.5 kHz, its noise-filled top band never), and opencore's state is opaque: seeks
-        // decode from the file's start instead, exact at the cost of decoding up to the target.
+        // decode from the file's start instead, exact at the cost of decoding up to the target. That cost is bounded
+        // at 3,000 packets (60 s of audio at 20 ms a packet, a few tens of milliseconds in a release build): a target
+        // farther from both the start and the decoder's position prerolls 16 packets, so a long or hostile file
+        // (256 KiB of 1-byte NO_DATA frames is 87 minutes) seeks in bounded time.
         e.seeksDecodeFromStart = true
+        e.exactSeekPackets = 3000
+        e.seekPrerollPackets = 16
         return e
     }
 
