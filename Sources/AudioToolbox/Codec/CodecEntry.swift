@@ -18,13 +18,11 @@ package struct CodecEntry: Sendable {
     /// Packets to decode and discard before a seek target's packet so the decoder's state has settled
     /// (overlapped transforms, MP3's bit reservoir); 0 when every packet decodes alone.
     package var seekPrerollPackets = 0
-    /// The decoder's state never settles bit-exactly from a fresh start and cannot be copied (AMR's fixed-point
-    /// predictors): ExtAudioFile reaches a seek target by decoding every packet from the file's first, continuing
-    /// from where it is when the target lies ahead and starting over from packet 0 when it lies behind, as long
-    /// as that means decoding at most `exactSeekPackets` packets. Farther targets (long or hostile files) take
-    /// the `seekPrerollPackets` path instead: bounded time, not bit-exact.
-    package var seeksDecodeFromStart = false
-    /// The most packets a seek decodes to land exactly (see `seeksDecodeFromStart`).
+    /// Nonzero when the decoder's state never settles bit-exactly from a fresh start and cannot be copied (AMR's
+    /// fixed-point predictors): ExtAudioFile then reaches a seek target by decoding every packet from the file's
+    /// first, continuing from where it is when the target lies ahead and starting over from packet 0 when it lies
+    /// behind, as long as that means decoding at most this many packets. Farther targets (long or hostile files)
+    /// take the `seekPrerollPackets` path instead: bounded time, not bit-exact.
     package var exactSeekPackets = 0
 
     /// An entry (other products make theirs with this).

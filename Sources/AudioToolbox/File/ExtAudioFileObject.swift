@@ -37,9 +37,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
     /// its input ran out: a codec that seeks by decoding from the start continues from here when it can.
     private var decoderFrame: Int64 = 0
     private var decoderAtEnd = false
-    /// The codec reaches seek targets by decoding from packet 0 (CodecEntry.seeksDecodeFromStart).
-    private let seeksDecodeFromStart: Bool
-    /// The most packets such a seek decodes; farther targets preroll instead.
+    /// Nonzero when the codec reaches seek targets by decoding from packet 0, at most this many packets
+    /// (CodecEntry.exactSeekPackets); farther targets preroll instead.
     private let exactSeekPackets: Int
     /// Write side: where the next file packet goes, and scratch for converted frames.
     private var writePacket: Int64
@@ -79,9 +78,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
         packetBuffer = .allocate(byteCount: 1, alignment: 16)
         packetsPerRead = max(64, Self.chunkFrames / max(Int(f.mFramesPerPacket), 1))
         packetDescriptions = .allocate(capacity: packetsPerRead)
-        let entry = f.mFormatID == kAudioFormatLinearPCM ? nil : CodecRegistry.entry(f.mFormatID)
-        seeksDecodeFromStart = entry?.seeksDecodeFromStart == true
-        exactSeekPackets = entry?.exactSeekPackets ?? 0
+        exactSeekPackets = f.mFormatID == kAudioFormatLinearPCM ? 0 : CodecRegistry.entry(f.mFormatID)?.exactSeekPackets ?? 0
         if !forWriting && isCompressed {
             if case .success(let d) = AudioConverterObject.makeNativeDecoder(input: f, cookie: file.layout.magicCookie) {
                 decoder = d
@@ -185,7 +182,7 @@ final class ExtAudioFileObject: @unchecked Sendable {
             packetBuffer = .allocate(byteCount: needed, alignment: 16)
             packetBufferBytes = needed
         }
-        if seeksDecodeFromStart {
+        if exactSeekPackets > 0 {
             let restart = decoderAtEnd || frame < decoderFrame
             let limit = Int64(exactSeekPackets) * Int64(max(file.framesPerPacket, 1))
             if (restart ? frame : frame - decoderFrame) <= limit {

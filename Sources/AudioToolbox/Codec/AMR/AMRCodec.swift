@@ -25,7 +25,6 @@ enum AMRCodec {
         // at 3,000 packets (60 s of audio at 20 ms a packet, a few tens of milliseconds in a release build): a target
         // farther from both the start and the decoder's position prerolls 16 packets, so a long or hostile file
         // (256 KiB of 1-byte NO_DATA frames is 87 minutes) seeks in bounded time.
-        e.seeksDecodeFromStart = true
         e.exactSeekPackets = 3000
         e.seekPrerollPackets = 16
         return e
