@@ -196,9 +196,13 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     }
 
     /// An element's format changed (or the elements did): refresh what the render path keeps of output 0.
+    /// Written only when it differs: an input's format may change while the unit renders (a mixer's unconnected
+    /// input), and an unconditional store of the same value would still race with the render thread's read.
     func elementFormatChanged() {
-        output0Buffers = outputs.first.map { UInt32($0.bufferCount) } ?? 0
-        output0BytesPerFrame = outputs.first?.format.mBytesPerFrame ?? 0
+        let buffers = outputs.first.map { UInt32($0.bufferCount) } ?? 0
+        let bytesPerFrame = outputs.first?.format.mBytesPerFrame ?? 0
+        if output0Buffers != buffers { output0Buffers = buffers }
+        if output0BytesPerFrame != bytesPerFrame { output0BytesPerFrame = bytesPerFrame }
     }
 
     /// An input's source changed: refresh `input0Upstream` if it is input 0. Safe on the render thread (a graph's
