@@ -124,15 +124,17 @@ let package = Package(
 
         // Test-only: counts heap allocations made by one thread (overrides malloc in the test binary).
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        // Test-only: what several test targets share (a seeded generator, whole-file ExtAudioFile reading and writing).
+        .target(name: "SharedTestSupport", dependencies: ["AudioToolbox"], path: "Tests/SharedTestSupport"),
         .testTarget(name: "CoreAudioTypesTests", dependencies: ["CoreAudioTypes"]),
-        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "AllocationCounter"]),
+        .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "AllocationCounter", "SharedTestSupport"]),
         // Test-only: the PulseAudio server the device tests play to and record from.
         .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
         .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
         // The native codecs' bitstream cores (FLAC, ALAC) against the reference tools.
-        .testTarget(name: "CodecTests", dependencies: ["AudioToolbox"]),
+        .testTarget(name: "CodecTests", dependencies: ["AudioToolbox", "SharedTestSupport"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "ApplicationServices", "AudioToolboxAAC", "AllocationCounter", "COCASupport",
-                                                           "DeviceTestSupport", "CMySofa"]),
+                                                           "DeviceTestSupport", "CMySofa", "SharedTestSupport"]),
         // Apple-style client code only (no @testable, no helpers of ours): the Apple-parity set (see the end).
         .testTarget(name: "ClientFidelityTests", dependencies: ["AVFoundation", "AudioToolbox", "CoreAudio"]),
         // Test-only: the fuzz targets' exercises (FuzzTesting/ uses them through the _FileExercises product).
@@ -143,7 +145,7 @@ let package = Package(
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFoundation", "AudioToolboxAAC", "DeviceTestSupport", "AllocationCounter", "COCASupport"]),
         .testTarget(name: "CoreMIDITests", dependencies: ["CoreMIDI"]),
         .testTarget(name: "OpenALTests", dependencies: ["OpenAL", "AudioToolbox", "DeviceTestSupport", "AllocationCounter"]),
-        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises", "ToolSupport"]),
+        .testTarget(name: "ToolsTests", dependencies: ["AudioToolbox", "AudioToolboxAAC", "DeviceTestSupport", "FileExercises", "ToolSupport", "SharedTestSupport"]),
     ]
 )
 

@@ -2,6 +2,7 @@ import AudioToolbox
 import AudioToolboxAAC
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// AAC through the AudioToolboxAAC product (libavcodec): ffmpeg's M4A decoded gapless as ffmpeg decodes it, AAC
 /// written into CAF through ExtAudioFile and read back by us and by ffmpeg.

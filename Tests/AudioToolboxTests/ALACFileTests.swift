@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// Apple Lossless through AudioFile and ExtAudioFile: ffmpeg's ALAC in M4A and CAF decodes to the source
 /// exactly, and ALAC we write into CAF decodes in ffmpeg to the source with its exact length.

@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// The AMR narrowband encoder ('samr', opencore-amrnb) and AMR in 3GP/3GPP2 written here, against independent
 /// tools: scripts/amr-encode.py (opencore's encoder driven through ctypes, apart from our converter), ffmpeg's own

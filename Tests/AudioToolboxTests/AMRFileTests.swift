@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// AMR narrowband and wideband as AudioFile, AudioFileStream and ExtAudioFile see them, in raw .amr files and in
 /// 3GP: the input is speech from espeak-ng, encoded by scripts/amr-encode.py (opencore-amrnb's encoder, libvo-amrwbenc's);
@@ -159,18 +160,6 @@ import Testing
         #expect(from3GP.count == fromAMR.count && from3GP == fromAMR)
     }
 
-    /// A seeded generator (SplitMix64), so that a failing seek can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func int16Client(_ rate: Double) -> AudioStreamBasicDescription {
         OCAFormat.linearPCM(sampleRate: rate, channels: 1, bitsPerChannel: 16, isFloat: false, interleaved: true)
     }
@@ -213,7 +202,7 @@ import Testing
         // 6 s in whole 20 ms frames (a short file: every backward seek decodes from the start).
         #expect(linear.count == Int(rate) * 6)
         #expect(linear.contains { abs(Int($0)) > 1000 }, "the decode is speech, not silence")
-        var rng = SplitMix(state: wideband ? 14 : 13)
+        var rng = SplitMix64(state: wideband ? 14 : 13)
         var mismatches = 0, backward = 0, previous = 0
         let start = ContinuousClock.now
         for _ in 0..<1000 {

@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 enum FileSupport {
     static func tempURL(_ ext: String) -> URL {

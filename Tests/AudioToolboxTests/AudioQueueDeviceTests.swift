@@ -3,6 +3,7 @@ import AudioToolboxAAC
 import DeviceTestSupport
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// Audio Queues on the private PulseAudio server: what an output queue plays is heard on the "out"
 /// sink's monitor; what is played into the "mic" sink is what an input queue records.

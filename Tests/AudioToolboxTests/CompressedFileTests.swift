@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// Compressed audio in files: µ-law, A-law and IMA4 in CAF, AIFC and WAVE through ExtAudioFile, checked
 /// against ffmpeg both ways; variable-bit-rate packet tables in CAF through AudioFile, checked against

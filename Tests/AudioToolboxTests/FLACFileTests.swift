@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// FLAC through AudioFile and ExtAudioFile: files the reference `flac` tool made are read bit-exactly
 /// with their tags; files we write pass `flac -t` (STREAMINFO's MD5 included) and decode to the source

@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// MP3 files as AudioFile and ExtAudioFile see them: packets, the LAME packet table, ID3 metadata in the
 /// info dictionary, and libmpg123's decode against ffmpeg's, gapless and exact to the frame after seeks.

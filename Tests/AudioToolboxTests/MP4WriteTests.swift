@@ -2,6 +2,7 @@ import AudioToolbox
 import AudioToolboxAAC
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// MPEG-4 files written through ExtAudioFile (ALAC, AAC, FLAC, Opus in M4A/MP4), checked by ffprobe and ffmpeg:
 /// codec, rate, channels, the duration the edit list leaves, samples equal to the source (lossless) or to our own

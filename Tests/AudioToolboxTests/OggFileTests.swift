@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// Ogg through AudioFile, ExtAudioFile and AudioFileStream: Opus and FLAC files ffmpeg writes into Ogg read
 /// with ffmpeg's description (pre-skip as priming, the last granule's end trim as remainder, tags into the

@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// Opus through AudioConverter and files: what ffmpeg's libopus encoder writes into MP4 and CAF decodes
 /// here as ffmpeg decodes it; what we encode into CAF decodes in ffmpeg close to the source, with the

@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// Opus with more than two channels (mapping family 1, Vorbis's channel order) as ffmpeg's libopus encoder writes
 /// it into Ogg and MP4: decoded through libopus's multistream decoder with the header's stream counts and mapping,

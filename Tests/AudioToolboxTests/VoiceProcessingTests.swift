@@ -2,6 +2,7 @@ import AudioToolbox
 import DeviceTestSupport
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// AUVoiceProcessingIO on the PulseAudio server with an acoustic echo path: for this test the default input is
 /// the "out" sink's monitor, so the microphone hears everything the unit plays (a fixed path on one clock,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AudioToolbox
+import SharedTestSupport
 
 /// Malformed and damaged input: every case must end in an error (or, for random damage, at least not
 /// crash or hang), never in a trap.
@@ -201,19 +202,6 @@ import Testing
         #expect(undetected == 0, "\(undetected) of \(length * 8) single-bit flips decoded without error")
     }
 
-    /// SplitMix64: a small deterministic generator so the mutation test is the same on every run.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        /// The next 64 pseudo-random bits.
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Decodes a possibly damaged file the way a player would: frame by frame, resyncing with
     /// `FLACFrameHeader.find` after an error. Returns frames decoded.
     static func decodeTolerantly(_ bytes: [UInt8]) -> Int {
@@ -242,7 +230,7 @@ import Testing
     @Test func randomMutationsNeverCrash() throws {
         let file = try Self.smallFile(seconds: "0.1", blockSize: 1152)
         #expect(Self.decodeTolerantly(file) == 4410)
-        var rng = SplitMix(state: 0x464C_4143)
+        var rng = SplitMix64(state: 0x464C_4143)
         for _ in 0..<2000 {
             var m = file
             switch rng.next() % 4 {

@@ -1,6 +1,7 @@
 import AudioToolbox
 import Foundation
 import Testing
+import SharedTestSupport
 
 /// afconvert into Ogg FLAC (`-f OggS -d flac`) beyond 16-bit stereo: 24-bit stereo, 8-bit mono, 16- and 24-bit 5.1.
 /// The encoder keeps the source's depth (8-bit is stored as 16-bit: Apple's lossless flags name no 8-bit depth);
@@ -59,18 +60,7 @@ import Testing
                                                  mBytesPerPacket: UInt32(4 * channels), mFramesPerPacket: 1, mBytesPerFrame: UInt32(4 * channels),
                                                  mChannelsPerFrame: UInt32(channels), mBitsPerChannel: 32, mReserved: 0)
         try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
-        var ours: [Int32] = []
-        var buffer = [Int32](repeating: 0, count: 4096 * channels)
-        while true {
-            var n: UInt32 = 4096
-            let status = buffer.withUnsafeMutableBytes { b -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: UInt32(channels), mDataByteSize: UInt32(b.count), mData: b.baseAddress))
-                return ExtAudioFileRead(x!, &n, &list)
-            }
-            try #require(status == noErr)
-            if n == 0 { break }
-            ours += buffer.prefix(Int(n) * channels)
-        }
+        let ours: [Int32] = try ExtFileIO.readToEnd(x!, channels: channels, chunk: 4096)
         #expect(ours.count == source.count && ours == source, "ExtAudioFile: \(ours.count / channels) frames of \(frames)")
     }
 

@@ -3,15 +3,15 @@ import Foundation
 import Testing
 
 /// Whole-file ExtAudioFile reading and writing for the file tests, generic over the client's sample type
-/// (interleaved, one buffer): the loops every codec's tests otherwise repeat.
-enum ExtFileIO {
-    static let descriptionSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+/// (interleaved, one buffer): the loops every codec's tests otherwise repeat. Shared by the test targets.
+public enum ExtFileIO {
+    public static let descriptionSize = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
 
     /// Writes in slices of 1,000 to 1,776 frames, uneven as a recorder's buffers come.
-    static func unevenSlice(_ framesWritten: Int) -> Int { 1000 + framesWritten % 777 }
+    public static func unevenSlice(_ framesWritten: Int) -> Int { 1000 + framesWritten % 777 }
 
     /// `url` opened for reading with `client` as its client format.
-    static func open(_ url: URL, client: AudioStreamBasicDescription) throws -> ExtAudioFileRef {
+    public static func open(_ url: URL, client: AudioStreamBasicDescription) throws -> ExtAudioFileRef {
         var x: ExtAudioFileRef?
         try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
         var format = client
@@ -21,7 +21,7 @@ enum ExtFileIO {
 
     /// A new file at `url` of `type` and `format` (erasing one that is there), with `client` as its client format
     /// and `layout` as the client's channel layout when given.
-    static func create(_ url: URL, type: AudioFileTypeID, format: AudioStreamBasicDescription,
+    public static func create(_ url: URL, type: AudioFileTypeID, format: AudioStreamBasicDescription,
                        client: AudioStreamBasicDescription, layout: AudioChannelLayoutTag? = nil) throws -> ExtAudioFileRef {
         var f = format
         var x: ExtAudioFileRef?
@@ -37,7 +37,7 @@ enum ExtFileIO {
     }
 
     /// The file's length in sample frames (kExtAudioFileProperty_FileLengthFrames).
-    static func lengthFrames(_ x: ExtAudioFileRef) -> Int64 {
+    public static func lengthFrames(_ x: ExtAudioFileRef) -> Int64 {
         var length: Int64 = 0
         var size: UInt32 = 8
         ExtAudioFileGetProperty(x, kExtAudioFileProperty_FileLengthFrames, &size, &length)
@@ -45,7 +45,7 @@ enum ExtFileIO {
     }
 
     /// Every frame from the read position to the end, `chunk` frames a call, interleaved `channels` wide.
-    static func readToEnd<T: Numeric>(_ x: ExtAudioFileRef, channels: Int, chunk: Int = 777) throws -> [T] {
+    public static func readToEnd<T: Numeric>(_ x: ExtAudioFileRef, channels: Int, chunk: Int = 777) throws -> [T] {
         var out: [T] = []
         var buffer = [T](repeating: 0, count: channels * chunk)
         while true {
@@ -63,7 +63,7 @@ enum ExtFileIO {
     }
 
     /// The whole of `url` read as `client` (interleaved, its sample type `T`), and the length the file reports.
-    static func read<T: Numeric>(_ url: URL, client: AudioStreamBasicDescription, chunk: Int = 777) throws -> (samples: [T], length: Int64) {
+    public static func read<T: Numeric>(_ url: URL, client: AudioStreamBasicDescription, chunk: Int = 777) throws -> (samples: [T], length: Int64) {
         let x = try open(url, client: client)
         defer { ExtAudioFileDispose(x) }
         let length = lengthFrames(x)
@@ -71,7 +71,7 @@ enum ExtFileIO {
     }
 
     /// Writes all of `samples` (interleaved, `channels` wide) to `x`, `slice(framesWritten)` frames a call.
-    static func write<T>(_ x: ExtAudioFileRef, _ samples: [T], channels: Int, slice: (Int) -> Int = unevenSlice) throws {
+    public static func write<T>(_ x: ExtAudioFileRef, _ samples: [T], channels: Int, slice: (Int) -> Int = unevenSlice) throws {
         var source = samples
         let frames = samples.count / channels
         let bytesPerFrame = channels * MemoryLayout<T>.stride
@@ -90,7 +90,7 @@ enum ExtFileIO {
 
     /// A new file at `url` holding `samples` written as `client` (interleaved, its sample type `T`), encoded to
     /// `format` in a file of `type`, `slice(framesWritten)` frames a call; disposed (and so finished) on return.
-    static func write<T>(_ samples: [T], to url: URL, type: AudioFileTypeID, format: AudioStreamBasicDescription,
+    public static func write<T>(_ samples: [T], to url: URL, type: AudioFileTypeID, format: AudioStreamBasicDescription,
                          client: AudioStreamBasicDescription, layout: AudioChannelLayoutTag? = nil,
                          slice: (Int) -> Int = unevenSlice) throws {
         let x = try create(url, type: type, format: format, client: client, layout: layout)

@@ -1,0 +1,1 @@
+../../Tests/ClientFidelityTests/AudioQueueOfflineTests.swift

@@ -1,0 +1,1 @@
+../../Tests/AVFAudioTests/EngineLiveEditTests.swift

@@ -1,0 +1,1 @@
+../../Tests/AudioToolboxTests/TestSummingUnit.swift
