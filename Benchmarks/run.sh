@@ -4,13 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 missing=()
-for p in libavformat-dev libavcodec-dev opus-tools libsoxr-dev libsamplerate0-dev libsndfile1-dev libsoundtouch-dev espeak-ng pkg-config flac ffmpeg fluidsynth timgm6mb-soundfont libopenal1 libmysofa-dev; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for p in libavformat-dev libavcodec-dev opus-tools libsoxr-dev libsamplerate0-dev libsndfile1-dev libsoundtouch-dev soundstretch sox espeak-ng pkg-config flac ffmpeg fluidsynth timgm6mb-soundfont libopenal1 libmysofa-dev; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 swift build -c release
 swift build -c release --product afconvert  # CodecBench times it against flac, opusenc and opusdec
+swift build -c release --product afplay     # tool-bench.py times afplay -o against soundstretch
 # The round-trip benchmark plays and records on a private PulseAudio server (never the user's).
 server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap '../scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
@@ -26,6 +27,9 @@ for b in RenderOverhead GraphRender EngineBench MixerBench ResamplerBench FileIO
     .build/release/$b | tee -a "$log"
     echo
 done
+echo "== Tools as whole processes (tool-bench.py: afplay -r 2 -o against soundstretch, afconvert against sox)"
+python3 ./tool-bench.py .build/release | tee -a "$log"
+echo
 echo "== BatchBench (batch/ray_batch.py: catalog throughput against worker count)"
 ./batch-bench.sh
 echo
