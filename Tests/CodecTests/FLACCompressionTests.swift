@@ -34,17 +34,17 @@ let isOptimizedBuild: Bool = {
 
     static let signals: [Signal] = [
         Signal(name: "music-like stereo 44.1 kHz", rate: 44100, channels: 2, bits: 16,
-               synth: ["20", "pluck", "C3", "pluck", "E3", "pluck", "G3", "pluck", "C4", "pinknoise"],
+               synth: ["6", "pluck", "C3", "pluck", "E3", "pluck", "G3", "pluck", "C4", "pinknoise"],
                effects: ["remix", "1,2v0.4,5v0.05", "2,3,4v0.5,5v0.05", "reverb", "40", "vol", "0.5"]),
         Signal(name: "speech-like mono 16 kHz", rate: 16000, channels: 1, bits: 16,
-               synth: ["20", "sawtooth", "110-180", "brownnoise"],
+               synth: ["6", "sawtooth", "110-180", "brownnoise"],
                effects: ["remix", "1v0.6,2v0.2", "bandpass", "900", "1.2q", "tremolo", "3.5", "90", "vol", "0.8"]),
         Signal(name: "dense mix stereo 48 kHz", rate: 48000, channels: 2, bits: 16,
-               synth: ["15", "sawtooth", "80-800", "square", "110", "pluck", "E2", "whitenoise"],
+               synth: ["5", "sawtooth", "80-800", "square", "110", "pluck", "E2", "whitenoise"],
                effects: ["remix", "1v0.3,3v0.5,4v0.02", "2v0.3,3v0.4,4v0.02", "overdrive", "10", "chorus", "0.7", "0.9", "55", "0.4", "0.25", "2", "-t",
                          "reverb", "60", "vol", "0.4"]),
         Signal(name: "tonal 24-bit stereo 48 kHz", rate: 48000, channels: 2, bits: 24,
-               synth: ["10", "sine", "220", "sine", "330", "pinknoise"],
+               synth: ["4", "sine", "220", "sine", "330", "pinknoise"],
                effects: ["remix", "1,3v0.01", "2,3v0.01", "vol", "0.6"]),
     ]
 
