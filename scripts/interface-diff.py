@@ -235,7 +235,7 @@ def ours():
                         continue  # include guards define no value
                     lit = re.fullmatch(r"\(?\s*(-?(?:0x[0-9a-fA-F]+|\d+))[uUlL]*\s*\)?", m.group(2).strip())
                     have.setdefault(m.group(1), ("const", int(lit.group(1), 0) if lit else None))
-    decl = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*public\s+(?:(?:static|final|nonisolated)\s+)*(func|let|var|struct|class|enum|typealias|protocol)\s+`?(\w+)`?")
+    decl = re.compile(r"^\s*(?:(?:@\w+|nonisolated)(?:\([^)]*\))?\s+)*public\s+(?:(?:static|final|nonisolated)\s+)*(func|let|var|struct|class|enum|typealias|protocol)\s+`?(\w+)`?")
     for module in OURS_SWIFT:
         for dirpath, _, names in os.walk(os.path.join(ROOT, "Sources", module)):
             for n in names:
