@@ -115,6 +115,12 @@ extension AUBase {
                    unit.cpuLoad = load
                    return noErr
                }),
+        .value(kAudioUnitProperty_HostCallbacks, HostCallbackInfo.self, of: AUBase.self, place: AUProperty.global, writable: .always,
+               get: { unit, _, _ in unit.hostCallbacks },
+               set: { unit, _, _, info in
+                   unit.hostCallbacks = info
+                   return noErr
+               }),
         .value(kAudioUnitProperty_LastRenderSampleTime, Float64.self, of: AUBase.self, place: AUProperty.global,
                get: { unit, _, _ in Double(bitPattern: unit.lastRenderSampleTime.load(ordering: .relaxed)) }),
         .object(kAudioUnitProperty_ElementName, of: AUBase.self, place: AUProperty.anyElement, writable: .always,

@@ -53,6 +53,9 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     var isInitialized: Bool { initializedFlag.load(ordering: .acquiring) }
     var renderQuality = UInt32(kRenderQuality_High)
     var cpuLoad: Double = 0
+    /// kAudioUnitProperty_HostCallbacks: the host's musical-time and transport callbacks, kept for units that ask
+    /// (AudioUnitSDK's AUBase keeps them for every unit; none of the built-in units uses tempo yet).
+    var hostCallbacks = HostCallbackInfo()
     var currentPreset = (number: Int32(-1), name: "Untitled")
 
     struct Listener { var id: AudioUnitPropertyID; var proc: AudioUnitPropertyListenerProc; var userData: UnsafeMutableRawPointer? }

@@ -47,6 +47,17 @@ struct AUNodeInteraction {
 };
 typedef struct AUNodeInteraction AUNodeInteraction;
 
+// The Component Manager's description (CarbonCore's Components.h, which Apple's AUGraph.h forward-declares for the
+// deprecated AUGraphNewNode and AUGraphGetNodeInfo): the same five fields as AudioComponentDescription.
+struct ComponentDescription {
+    OSType componentType;
+    OSType componentSubType;
+    OSType componentManufacturer;
+    uint32_t componentFlags;
+    uint32_t componentFlagsMask;
+};
+typedef struct ComponentDescription ComponentDescription;
+
 CF_ASSUME_NONNULL_END
 
 #endif

@@ -102,6 +102,11 @@ CF_ENUM(OSStatus) {
     kAudioConverterErr_NoHardwarePermission             = OCA_4CC('p','e','r','m')
 };
 
+// The legacy input callback of AudioConverterFillBuffer: asked for at least *ioDataSize bytes, it points *outData at
+// its input and sets *ioDataSize to how many bytes that is (0 at the end of the stream).
+typedef OSStatus (*AudioConverterInputDataProc)(AudioConverterRef inAudioConverter, uint32_t *ioDataSize,
+                                                void * _Nonnull * _Nonnull outData, void * _Nullable inUserData);
+
 typedef OSStatus (*AudioConverterComplexInputDataProc)(AudioConverterRef inAudioConverter,
                                                        uint32_t *ioNumberDataPackets,
                                                        AudioBufferList *ioData,

@@ -669,6 +669,136 @@ typedef enum OCA_ENUM_ATTR AudioUnitRemoteControlEvent : uint32_t {
     kAudioUnitRemoteControlEvent_Rewind          = 3
 } AudioUnitRemoteControlEvent;
 
+// MARK: Structures exchanged through properties (AudioUnitProperties.h). Those holding CoreFoundation objects
+// (AudioUnitCocoaViewInfo, AUHostVersionIdentifier, AUHostIdentifier, AUSamplerBankPresetData), those with Boolean
+// fields (DarwinBoolean, a Swift type) and those naming CoreMIDI's types or blocks are Swift declarations in AudioToolbox.
+
+// kAudioUnitProperty_UsesInternalReverb's neighbour: memory a host lends a unit for its input callback.
+struct AudioUnitExternalBuffer {
+    uint8_t *buffer;
+    uint32_t size;
+};
+typedef struct AudioUnitExternalBuffer AudioUnitExternalBuffer;
+
+// kAudioUnitProperty_FrequencyResponse: the host fills mFrequency (a negative one ends the list), the unit mMagnitude.
+struct AudioUnitFrequencyResponseBin {
+    double mFrequency;
+    double mMagnitude;
+};
+typedef struct AudioUnitFrequencyResponseBin AudioUnitFrequencyResponseBin;
+
+// kAudioUnitProperty_HostCallbacks: the host's musical time and transport, asked by a unit during render. Apple's
+// Boolean pointers are DarwinBoolean in Swift; a C callback type cannot name that Swift type here, so they are bytes
+// (0 or 1), the same memory.
+typedef OSStatus (*HostCallback_GetBeatAndTempo)(void * _Nullable inHostUserData, double * _Nullable outCurrentBeat,
+                                                 double * _Nullable outCurrentTempo);
+typedef OSStatus (*HostCallback_GetMusicalTimeLocation)(void * _Nullable inHostUserData,
+                                                        uint32_t * _Nullable outDeltaSampleOffsetToNextBeat,
+                                                        float * _Nullable outTimeSig_Numerator,
+                                                        uint32_t * _Nullable outTimeSig_Denominator,
+                                                        double * _Nullable outCurrentMeasureDownBeat);
+typedef OSStatus (*HostCallback_GetTransportState)(void * _Nullable inHostUserData, unsigned char * _Nullable outIsPlaying,
+                                                   unsigned char * _Nullable outTransportStateChanged,
+                                                   double * _Nullable outCurrentSampleInTimeLine,
+                                                   unsigned char * _Nullable outIsCycling,
+                                                   double * _Nullable outCycleStartBeat, double * _Nullable outCycleEndBeat);
+typedef OSStatus (*HostCallback_GetTransportState2)(void * _Nullable inHostUserData, unsigned char * _Nullable outIsPlaying,
+                                                    unsigned char * _Nullable outIsRecording,
+                                                    unsigned char * _Nullable outTransportStateChanged,
+                                                    double * _Nullable outCurrentSampleInTimeLine,
+                                                    unsigned char * _Nullable outIsCycling,
+                                                    double * _Nullable outCycleStartBeat, double * _Nullable outCycleEndBeat);
+
+struct HostCallbackInfo {
+    void * _Nullable hostUserData;
+    HostCallback_GetBeatAndTempo _Nullable beatAndTempoProc;
+    HostCallback_GetMusicalTimeLocation _Nullable musicalTimeLocationProc;
+    HostCallback_GetTransportState _Nullable transportStateProc;
+    HostCallback_GetTransportState2 _Nullable transportStateProc2;
+};
+typedef struct HostCallbackInfo HostCallbackInfo;
+
+// kAudioUnitProperty_DependentParameters: parameters a meta-parameter changes.
+struct AUDependentParameter {
+    AudioUnitScope mScope;
+    AudioUnitParameterID mParameterID;
+};
+typedef struct AUDependentParameter AUDependentParameter;
+
+// kAudioUnitProperty_RenderContextObserver: the render thread's workgroup (os_workgroup_t at Apple; no workgroups
+// here). Swift cannot use either, at Apple as here ("Swift is not supported for use with audio realtime threads").
+struct AudioUnitRenderContext {
+    void * _Nullable workgroup;
+    uint32_t reserved[6];
+} __attribute__((availability(swift, unavailable, message="Swift is not supported for use with audio realtime threads")));
+typedef struct AudioUnitRenderContext AudioUnitRenderContext
+    __attribute__((availability(swift, unavailable, message="Swift is not supported for use with audio realtime threads")));
+#if __has_extension(blocks)
+typedef void (^AURenderContextObserver)(const AudioUnitRenderContext *context)
+    __attribute__((availability(swift, unavailable, message="Swift is not supported for use with audio realtime threads")));
+#endif
+
+// kAudioUnitProperty_DistanceAttenuationData (deprecated since macOS 10.11): distance/gain pairs, variable length.
+typedef struct AUDistanceAttenuationData {
+    uint32_t inNumberOfPairs;
+    struct {
+        float inDistance;
+        float outGain;
+    } pairs[1];
+} AUDistanceAttenuationData;
+
+// The "masdata" preset key's contents (kAudioUnitMigrateProperty_FromPlugin for MAS plug-ins).
+struct AudioUnitPresetMAS_SettingData {
+    uint32_t isStockSetting;
+    uint32_t settingID;
+    uint32_t dataLen;
+    uint8_t data[1];
+};
+typedef struct AudioUnitPresetMAS_SettingData AudioUnitPresetMAS_SettingData;
+
+struct AudioUnitPresetMAS_Settings {
+    uint32_t manufacturerID;
+    uint32_t effectID;
+    uint32_t variantID;
+    uint32_t settingsVersion;
+    uint32_t numberOfSettings;
+    AudioUnitPresetMAS_SettingData settings[1];
+};
+typedef struct AudioUnitPresetMAS_Settings AudioUnitPresetMAS_Settings;
+
+// kAudioOutputUnitProperty_MIDICallbacks (inter-app audio): MIDI handed to a host before each render cycle.
+struct AudioOutputUnitMIDICallbacks {
+    void * _Nullable userData;
+    void (*MIDIEventProc)(void * _Nullable userData, uint32_t inStatus, uint32_t inData1, uint32_t inData2,
+                          uint32_t inOffsetSampleFrame);
+    void (*MIDISysExProc)(void * _Nullable userData, const uint8_t *inData, uint32_t inLength);
+};
+typedef struct AudioOutputUnitMIDICallbacks AudioOutputUnitMIDICallbacks;
+
+// kAudioOutputUnitProperty_StartTime: when AudioOutputUnitStart begins (see AudioDeviceStartAtTime).
+struct AudioOutputUnitStartAtTimeParams {
+    AudioTimeStamp mTimestamp;
+    uint32_t mFlags;
+};
+typedef struct AudioOutputUnitStartAtTimeParams AudioOutputUnitStartAtTimeParams;
+
+// NumVersion in little-endian order (deprecated; AUHostIdentifier's version).
+typedef struct AUNumVersion {
+    uint8_t nonRelRev;
+    uint8_t stage;
+    uint8_t minorAndBugRev;
+    uint8_t majorRev;
+} AUNumVersion;
+
+// kAudioUnitProperty_MIDIControlMapping (deprecated since macOS 10.2 for AUParameterMIDIMapping).
+typedef struct AudioUnitMIDIControlMapping {
+    uint16_t midiNRPN;
+    uint8_t midiControl;
+    uint8_t scope;
+    AudioUnitElement element;
+    AudioUnitParameterID parameter;
+} AudioUnitMIDIControlMapping;
+
 CF_ASSUME_NONNULL_END
 
 #endif

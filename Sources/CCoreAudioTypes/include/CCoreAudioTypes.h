@@ -1,3 +1,4 @@
 #include "OCAMacros.h"
 #include "CoreAudioBaseTypes.h"
 #include "AudioChannelLayout.h"
+#include "AudioSessionTypes.h"
