@@ -64,6 +64,11 @@ class AUMusicDeviceBase: AUBase, @unchecked Sendable {
         return noErr
     }
 
+    /// Obsolete since macOS 10.5: AudioUnitSDK's music device answers kAudio_UnimplementedError, and so do ours
+    /// (instruments are loaded through properties such as kAUSamplerProperty_LoadInstrument).
+    override func prepareInstrument(_ instrument: MusicDeviceInstrumentID) -> OSStatus { kAudio_UnimplementedError }
+    override func releaseInstrument(_ instrument: MusicDeviceInstrumentID) -> OSStatus { kAudio_UnimplementedError }
+
     override func startNote(_ instrument: MusicDeviceInstrumentID, _ group: MusicDeviceGroupID, _ outNote: UnsafeMutablePointer<NoteInstanceID>,
                             _ offset: UInt32, _ params: UnsafePointer<MusicDeviceNoteParams>) -> OSStatus {
         guard params.pointee.argCount >= 2 else { return kAudio_ParamError }

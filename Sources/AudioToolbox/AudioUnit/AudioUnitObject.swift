@@ -76,6 +76,9 @@ class AudioUnitObject: @unchecked Sendable {
     func startNote(_ instrument: MusicDeviceInstrumentID, _ group: MusicDeviceGroupID, _ outNote: UnsafeMutablePointer<NoteInstanceID>,
                    _ offset: UInt32, _ params: UnsafePointer<MusicDeviceNoteParams>) -> OSStatus { badComponentSelector }
     func stopNote(_ group: MusicDeviceGroupID, _ note: NoteInstanceID, _ offset: UInt32) -> OSStatus { badComponentSelector }
+    /// The obsolete MusicDevicePrepareInstrument/ReleaseInstrument selectors (only music devices have them).
+    func prepareInstrument(_ instrument: MusicDeviceInstrumentID) -> OSStatus { badComponentSelector }
+    func releaseInstrument(_ instrument: MusicDeviceInstrumentID) -> OSStatus { badComponentSelector }
 
     func start() -> OSStatus { kAudio_UnimplementedError }
     func stop() -> OSStatus { kAudio_UnimplementedError }

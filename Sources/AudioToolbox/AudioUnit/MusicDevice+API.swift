@@ -56,3 +56,17 @@ public func MusicDeviceStopNote(_ inUnit: MusicDeviceComponent, _ inGroupID: Mus
                                 _ inOffsetSampleFrame: UInt32) -> OSStatus {
     AudioUnitObject.withUnchecked(inUnit) { $0.stopNote(inGroupID, inNoteInstanceID, inOffsetSampleFrame) }
 }
+
+/// Apple's deprecated `MusicDevicePrepareInstrument` (obsolete since macOS 10.5): built-in instruments answer
+/// kAudio_UnimplementedError as AudioUnitSDK's do; a registered plug-in's own selector is called if it has one;
+/// a unit that is not a music device answers badComponentSelector.
+@discardableResult
+public func MusicDevicePrepareInstrument(_ inUnit: MusicDeviceComponent, _ inInstrument: MusicDeviceInstrumentID) -> OSStatus {
+    AudioUnitObject.withUnchecked(inUnit) { $0.prepareInstrument(inInstrument) }
+}
+
+/// Apple's deprecated `MusicDeviceReleaseInstrument`: as MusicDevicePrepareInstrument.
+@discardableResult
+public func MusicDeviceReleaseInstrument(_ inUnit: MusicDeviceComponent, _ inInstrument: MusicDeviceInstrumentID) -> OSStatus {
+    AudioUnitObject.withUnchecked(inUnit) { $0.releaseInstrument(inInstrument) }
+}

@@ -135,6 +135,17 @@ final class PlugInAudioUnit: AudioUnitObject, @unchecked Sendable {
         method(kMusicDeviceStopNoteSelect, as: MusicDeviceStopNoteProc.self)?(selfPointer, group, note, offset) ?? badComponentSelector
     }
 
+    override func prepareInstrument(_ instrument: MusicDeviceInstrumentID) -> OSStatus {
+        method(kMusicDevicePrepareInstrumentSelect, as: InstrumentProc.self)?(selfPointer, instrument) ?? badComponentSelector
+    }
+
+    override func releaseInstrument(_ instrument: MusicDeviceInstrumentID) -> OSStatus {
+        method(kMusicDeviceReleaseInstrumentSelect, as: InstrumentProc.self)?(selfPointer, instrument) ?? badComponentSelector
+    }
+
+    /// The signature of the prepare and release selectors (Apple's header names no type for them).
+    private typealias InstrumentProc = @convention(c) (UnsafeMutableRawPointer, MusicDeviceInstrumentID) -> OSStatus
+
     override func canDo(_ selector: Int16) -> Bool {
         interface.pointee.Lookup(selector) != nil
     }
