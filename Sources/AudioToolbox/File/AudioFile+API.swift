@@ -281,6 +281,57 @@ public func AudioFileGetUserDataSize(_ inAudioFile: AudioFileID, _ inUserDataID:
     }
 }
 
+/// Apple's `AudioFileGetUserDataSize64`: the size of a user-data chunk as a 64-bit count.
+@discardableResult
+public func AudioFileGetUserDataSize64(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,
+                                       _ outUserDataSize: UnsafeMutablePointer<UInt64>) -> OSStatus {
+    withFile(inAudioFile) { f in
+        let items = f.layout.userData.filter { $0.0 == inUserDataID }
+        guard Int(inIndex) < items.count else { return kAudioFileInvalidChunkError }
+        outUserDataSize.pointee = UInt64(items[Int(inIndex)].1.count)
+        return noErr
+    }
+}
+
+/// Apple's `AudioFileGetUserDataAtOffset`: up to `*ioUserDataSize` bytes of a user-data chunk from `inOffset`;
+/// `*ioUserDataSize` comes back as the bytes copied (0 at the chunk's end). A negative offset or one past the end
+/// answers kAudio_ParamError.
+@discardableResult
+public func AudioFileGetUserDataAtOffset(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32, _ inOffset: Int64,
+                                         _ ioUserDataSize: UnsafeMutablePointer<UInt32>, _ outUserData: UnsafeMutableRawPointer) -> OSStatus {
+    withFile(inAudioFile) { f in
+        let items = f.layout.userData.filter { $0.0 == inUserDataID }
+        guard Int(inIndex) < items.count else { return kAudioFileInvalidChunkError }
+        let b = items[Int(inIndex)].1
+        guard inOffset >= 0, inOffset <= Int64(b.count) else { return kAudio_ParamError }
+        let n = min(Int(ioUserDataSize.pointee), b.count - Int(inOffset))
+        b.withUnsafeBytes { if n > 0 { outUserData.copyMemory(from: $0.baseAddress! + Int(inOffset), byteCount: n) } }
+        ioUserDataSize.pointee = UInt32(n)
+        return noErr
+    }
+}
+
+/// Apple's `AudioFileSetUserData`: replaces the `inIndex`th chunk of `inUserDataID` with `inUserDataSize` bytes
+/// (the chunk's contents, without its header), or adds one when `inIndex` is the number of such chunks. CAF files
+/// opened for writing: the chunk is written after the audio data (where CAF allows chunks once the data is sized)
+/// and stays there as the audio grows; a chunk that lies before the audio cannot be changed
+/// (kAudioFileOperationNotSupportedError), nor can the chunks the file's own properties manage (desc, data, pakt,
+/// kuki, chan, info, free: kAudioFileInvalidChunkError). Other file types answer kAudioFileOperationNotSupportedError.
+@discardableResult
+public func AudioFileSetUserData(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32, _ inUserDataSize: UInt32,
+                                 _ inUserData: UnsafeRawPointer) -> OSStatus {
+    withFile(inAudioFile) { f in
+        f.setUserData(inUserDataID, inIndex, Array(UnsafeRawBufferPointer(start: inUserData, count: Int(inUserDataSize))))
+    }
+}
+
+/// Apple's `AudioFileRemoveUserData`: removes the `inIndex`th chunk of `inUserDataID`, under the rules of
+/// AudioFileSetUserData (kAudioFileInvalidChunkError if there is no such chunk).
+@discardableResult
+public func AudioFileRemoveUserData(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32) -> OSStatus {
+    withFile(inAudioFile) { f in f.removeUserData(inUserDataID, inIndex) }
+}
+
 /// Apple's `AudioFileGetUserData`: a user-data chunk's bytes.
 @discardableResult
 public func AudioFileGetUserData(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,

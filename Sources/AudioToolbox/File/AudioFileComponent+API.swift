@@ -146,13 +146,10 @@ public func AudioFileComponentGetUserDataSize(_ inComponent: AudioFileComponent,
     withComponentFile(inComponent) { AudioFileGetUserDataSize($0, inUserDataID, inIndex, outUserDataSize) }
 }
 
-/// The size of a user data item as a 64-bit count.
+/// AudioFileGetUserDataSize64 on the associated file.
 public func AudioFileComponentGetUserDataSize64(_ inComponent: AudioFileComponent, _ inUserDataID: UInt32, _ inIndex: UInt32,
                                                 _ outUserDataSize: UnsafeMutablePointer<UInt64>) -> OSStatus {
-    var size: UInt32 = 0
-    let status = AudioFileComponentGetUserDataSize(inComponent, inUserDataID, inIndex, &size)
-    if status == noErr { outUserDataSize.pointee = UInt64(size) }
-    return status
+    withComponentFile(inComponent) { AudioFileGetUserDataSize64($0, inUserDataID, inIndex, outUserDataSize) }
 }
 
 /// AudioFileGetUserData on the associated file.
@@ -161,33 +158,22 @@ public func AudioFileComponentGetUserData(_ inComponent: AudioFileComponent, _ i
     withComponentFile(inComponent) { AudioFileGetUserData($0, inUserDataID, inIndex, ioUserDataSize, outUserData) }
 }
 
-/// Part of a user data item, from `inOffset`: up to `ioUserDataSize` bytes, which is set to the bytes copied.
+/// AudioFileGetUserDataAtOffset on the associated file.
 public func AudioFileComponentGetUserDataAtOffset(_ inComponent: AudioFileComponent, _ inUserDataID: UInt32, _ inIndex: UInt32,
                                                   _ inOffset: Int64, _ ioUserDataSize: UnsafeMutablePointer<UInt32>,
                                                   _ outUserData: UnsafeMutableRawPointer) -> OSStatus {
-    var size: UInt32 = 0
-    var status = AudioFileComponentGetUserDataSize(inComponent, inUserDataID, inIndex, &size)
-    guard status == noErr else { return status }
-    guard inOffset >= 0, inOffset <= Int64(size) else { return kAudio_ParamError }
-    var whole = [UInt8](repeating: 0, count: Int(size))
-    status = whole.withUnsafeMutableBytes { AudioFileComponentGetUserData(inComponent, inUserDataID, inIndex, &size, $0.baseAddress!) }
-    guard status == noErr else { return status }
-    let n = min(Int(ioUserDataSize.pointee), Int(size) - Int(inOffset))
-    whole.withUnsafeBytes { outUserData.copyMemory(from: $0.baseAddress! + Int(inOffset), byteCount: n) }
-    ioUserDataSize.pointee = UInt32(n)
-    return noErr
+    withComponentFile(inComponent) { AudioFileGetUserDataAtOffset($0, inUserDataID, inIndex, inOffset, ioUserDataSize, outUserData) }
 }
 
-/// Adding or replacing user data: our files do not write it (AudioFileSetUserData is missing too), so this answers
-/// kAudioFileOperationNotSupportedError once a file is associated.
+/// AudioFileSetUserData on the associated file.
 public func AudioFileComponentSetUserData(_ inComponent: AudioFileComponent, _ inUserDataID: UInt32, _ inIndex: UInt32,
                                           _ inUserDataSize: UInt32, _ inUserData: UnsafeRawPointer) -> OSStatus {
-    withComponentFile(inComponent) { _ in kAudioFileOperationNotSupportedError }
+    withComponentFile(inComponent) { AudioFileSetUserData($0, inUserDataID, inIndex, inUserDataSize, inUserData) }
 }
 
-/// Removing user data: not supported by our files, as for AudioFileComponentSetUserData.
+/// AudioFileRemoveUserData on the associated file.
 public func AudioFileComponentRemoveUserData(_ inComponent: AudioFileComponent, _ inUserDataID: UInt32, _ inIndex: UInt32) -> OSStatus {
-    withComponentFile(inComponent) { _ in kAudioFileOperationNotSupportedError }
+    withComponentFile(inComponent) { AudioFileRemoveUserData($0, inUserDataID, inIndex) }
 }
 
 /// Whether a file name extension is one of the component's type's (1 or 0, compared without case).
