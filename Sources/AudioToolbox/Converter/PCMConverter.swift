@@ -4,7 +4,8 @@ import AudioDSP
 /// step between a codec's PCM and the client's when one side is compressed. Samples are decoded
 /// to Double (exact for every integer layout up to 32 bits and for Float32), routed through the
 /// channel map, resampled in Float32 when the rates differ, and encoded with rounding, clipping and
-/// optional TPDF dither. All working memory is allocated at creation (and when a property that
+/// optional TPDF dither. Routed channels without dither between packed little-endian layouts skip the
+/// Double stage (PCMDirectKernels), at one rate and when resampling, with the same bytes as a result. All working memory is allocated at creation (and when a property that
 /// changes the pipeline is set), so conversion itself never allocates.
 final class PCMConverter: @unchecked Sendable {
     /// Frames converted per internal step (fewer when upsampling by a large ratio, so that the resampled
@@ -292,6 +293,49 @@ final class PCMConverter: @unchecked Sendable {
         }
     }
 
+    /// Fills the resampler's planar Float32 input (`floatIn`, a plane per output channel) with `frames` (<= chunk) input
+    /// frames from `frame`: with the direct pair, each plane decoded straight from its source channel (or silence);
+    /// otherwise through the Double stage, rounded to Float. Both give the same Floats (see PCMDirectKernels.decode).
+    private func decodeForResampler(_ list: UnsafeMutableAudioBufferListPointer, frame: Int, frames: Int,
+                                    direct: (PCMDirectKernels.Kind, PCMDirectKernels.Kind)?) {
+        if let (from, _) = direct {
+            for c in 0..<output.channels {
+                let plane = floatIn + c * chunk, source = Int(channelMap[c])
+                guard source >= 0, let p = input.samplePointer(list, channel: source, frame: frame) else {
+                    plane.update(repeating: 0, count: frames)
+                    continue
+                }
+                PCMDirectKernels.decode(p, sourceStride: input.bytesPerFrame, from: from, into: plane, count: frames)
+            }
+            return
+        }
+        decodeAndMap(list, frame: frame, frames: frames)
+        for c in 0..<output.channels {
+            let src = mapped + c * chunk, dst = floatIn + c * chunk
+            for i in 0..<frames { dst[i] = Float(src[i]) }
+        }
+    }
+
+    /// Encodes `frames` resampled frames from `resampledOffset` in `floatOut` into the output list at `frame`: with the
+    /// direct pair straight from Float32; otherwise widened to Double first (dither and the rarer layouts). Both
+    /// write the same bytes (see PCMDirectKernels.encode).
+    private func encodeResampled(frames: Int, into list: UnsafeMutableAudioBufferListPointer, frame: Int,
+                                 direct: (PCMDirectKernels.Kind, PCMDirectKernels.Kind)?) {
+        if let (_, to) = direct {
+            for c in 0..<output.channels {
+                guard let p = output.samplePointer(list, channel: c, frame: frame) else { continue }
+                PCMDirectKernels.encode(floatOut + c * resampledCapacity + resampledOffset, to: to, p, destinationStride: output.bytesPerFrame,
+                                        count: frames)
+            }
+            return
+        }
+        for c in 0..<output.channels {
+            let src = floatOut + c * resampledCapacity + resampledOffset, dst = resampled + c * resampledCapacity
+            for i in 0..<frames { dst[i] = Double(src[i]) }
+        }
+        encode(resampled, stride: resampledCapacity, frames: frames, into: list, frame: frame)
+    }
+
     /// Dither applies when asked for and the output is an integer narrower than the input's precision.
     private var shouldDither: Bool {
         ditherAlgorithm == kDitherAlgorithm_TPDF && !output.layout.isFloat
@@ -356,11 +400,13 @@ final class PCMConverter: @unchecked Sendable {
     func fill(_ list: UnsafeMutableAudioBufferListPointer, capacity: Int, proc: AudioConverterComplexInputDataProc,
               userData: UnsafeMutableRawPointer?) -> PullResult {
         var produced = 0
+        // The direct kernels' pair when the rates differ: the resampler's Float32 straight from and to the client's layouts.
+        let direct = resampler != nil ? directPair : nil
         while produced < capacity {
             if let resampler {
                 if resampledFrames > 0 {
                     let n = min(resampledFrames, capacity - produced)
-                    encode(resampled + resampledOffset, stride: resampledCapacity, frames: n, into: list, frame: produced)
+                    encodeResampled(frames: n, into: list, frame: produced, direct: direct)
                     resampledOffset += n
                     resampledFrames -= n
                     produced += n
@@ -374,20 +420,12 @@ final class PCMConverter: @unchecked Sendable {
                 }
                 // Feed up to a chunk of input (or the end-of-input flush) and collect what comes out.
                 let n = min(pendingFrames, chunk)
-                if n > 0 { decodeAndMap(inputList, frame: pendingOffset, frames: n) }
-                for c in 0..<output.channels {
-                    let src = mapped + c * chunk, dst = floatIn + c * chunk
-                    for i in 0..<n { dst[i] = Float(src[i]) }
-                }
+                if n > 0 { decodeForResampler(inputList, frame: pendingOffset, frames: n, direct: direct) }
                 let (consumed, made) = resampler.process(input: n > 0 ? UnsafePointer(floatInPointers) : nil, inputFrames: n,
                                                          endOfInput: inputEnded && n == pendingFrames,
                                                          output: UnsafePointer(floatOutPointers), outputCapacity: resampledCapacity)
                 pendingOffset += consumed
                 pendingFrames -= consumed
-                for c in 0..<output.channels {
-                    let src = floatOut + c * resampledCapacity, dst = resampled + c * resampledCapacity
-                    for i in 0..<made { dst[i] = Double(src[i]) }
-                }
                 resampledOffset = 0
                 resampledFrames = made
                 if consumed == 0 && made == 0 {

@@ -1,0 +1,89 @@
+/// Planar Float32 on one side, a packed little-endian layout on the other: what a resampling converter feeds its
+/// resampler and takes from it, with no Double stage in between.
+///
+/// Every result is bit-identical to PCMSampleCodec's decode to Double followed by `Float(_:)` (decoding), and to
+/// `Double(_:)` followed by PCMSampleCodec's encode without dither (encoding):
+/// - Int16 and Int24 decode exactly in Float32 (at most 24 significant bits), and the scale is a power of two, so
+///   `Float(v) * 2^-(N-1)` is the value the Double path rounds to Float. Int32: `Float(v)` rounds v to 24 bits
+///   (nearest, ties to even) and the power-of-two scale is exact (no overflow or subnormal for |v| < 2^31), so it
+///   is the correctly rounded v / 2^31, which is what `Float(Double(v) / 2^31)` is too.
+/// - Encoding, `f * 2^(N-1)` is exact in Float32 as in Double, or infinite where the Double is past every clip
+///   bound, so both clip alike. Clipping before rounding gives the Double path's round-then-clip because the bounds
+///   are integers. Rounding adds 1.5 * 2^52 in Double (1.5 * 2^23 in Float for Int16): every in-range value then
+///   lands where the spacing of representable numbers is 1, so the hardware's round-to-nearest-even does the
+///   rounding and the integer is in the low bits of the sum; no libm call, and the loop vectorises. Int32's upper
+///   bound 2^31 - 1 is not a Float, but no Float lies between it and 2^31, so clipping at `x >= 2^31` in Float is the
+///   same. NaN encodes as 0, as there.
+/// - Float32 <-> Float32 copies the value; Float64 converts as `Double(_:)` and `Float(_:)` do in the Double path.
+/// Safe on the render thread.
+extension PCMDirectKernels {
+    /// Decodes `count` samples of `from`, `sourceStride` bytes apart, into consecutive Floats in [-1, 1) for
+    /// integers.
+    public static func decode(_ source: UnsafeRawPointer, sourceStride: Int, from: Kind, into destination: UnsafeMutablePointer<Float>,
+                              count: Int) {
+        guard count > 0 else { return }
+        switch from {
+        case .int16:
+            for i in 0..<count { destination[i] = Float((source + i * sourceStride).loadUnaligned(as: Int16.self)) * 0x1p-15 }
+        case .int24:
+            if sourceStride >= 4 {
+                // A 4-byte load takes the sample's 3 bytes and one past them (the next sample's, still in the buffer for every
+                // sample but the last); the shifts keep the 3 bytes, sign-extended.
+                for i in 0..<count - 1 {
+                    let w = Int32(bitPattern: (source + i * sourceStride).loadUnaligned(as: UInt32.self))
+                    destination[i] = Float((w &<< 8) &>> 8) * 0x1p-23
+                }
+            } else {
+                for i in 0..<count - 1 { destination[i] = Float(loadInt24Bytes(source + i * sourceStride)) * 0x1p-23 }
+            }
+            destination[count - 1] = Float(loadInt24Bytes(source + (count - 1) * sourceStride)) * 0x1p-23
+        case .int32:
+            for i in 0..<count { destination[i] = Float((source + i * sourceStride).loadUnaligned(as: Int32.self)) * 0x1p-31 }
+        case .float32:
+            for i in 0..<count { destination[i] = (source + i * sourceStride).loadUnaligned(as: Float.self) }
+        case .float64:
+            for i in 0..<count { destination[i] = Float((source + i * sourceStride).loadUnaligned(as: Double.self)) }
+        }
+    }
+
+    /// Encodes `count` consecutive Floats as samples of `to`, `destinationStride` bytes apart: integers scaled by
+    /// 2^(N-1), rounded to nearest (ties to even) and clipped; NaN as 0. Bytes between the samples are untouched.
+    public static func encode(_ source: UnsafePointer<Float>, to: Kind, _ destination: UnsafeMutableRawPointer, destinationStride: Int,
+                              count: Int) {
+        guard count > 0 else { return }
+        switch to {
+        case .int16:
+            for i in 0..<count {
+                let x = source[i] * 0x1p15
+                let c: Float = x.isNaN ? 0 : x > 32767 ? 32767 : x < -32768 ? -32768 : x
+                let v = UInt16(truncatingIfNeeded: (c + 0x1.8p23).bitPattern)
+                (destination + i * destinationStride).storeBytes(of: v, as: UInt16.self)
+            }
+        case .int24:
+            for i in 0..<count {
+                let x = source[i] * 0x1p23
+                let c: Float = x.isNaN ? 0 : x > 8_388_607 ? 8_388_607 : x < -8_388_608 ? -8_388_608 : x
+                let v = UInt32(truncatingIfNeeded: (Double(c) + 0x1.8p52).bitPattern)
+                let p = destination + i * destinationStride
+                p.storeBytes(of: UInt16(truncatingIfNeeded: v), as: UInt16.self)
+                p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
+            }
+        case .int32:
+            for i in 0..<count {
+                let x = source[i] * 0x1p31
+                // No Float between 2^31 - 1 and 2^31: `x >= 2^31` is the Double path's `x > 2^31 - 1`.
+                let d: Double = x.isNaN ? 0 : x >= 0x1p31 ? 2_147_483_647 : x < -0x1p31 ? -0x1p31 : Double(x)
+                let v = UInt32(truncatingIfNeeded: (d + 0x1.8p52).bitPattern)
+                (destination + i * destinationStride).storeBytes(of: v, as: UInt32.self)
+            }
+        case .float32:
+            for i in 0..<count { (destination + i * destinationStride).storeBytes(of: source[i], as: Float.self) }
+        case .float64:
+            for i in 0..<count { (destination + i * destinationStride).storeBytes(of: Double(source[i]), as: Double.self) }
+        }
+    }
+}
+
+@inline(__always) private func loadInt24Bytes(_ p: UnsafeRawPointer) -> Int32 {
+    Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8 | Int32(p.load(fromByteOffset: 2, as: Int8.self)) << 16
+}
