@@ -52,29 +52,32 @@ extension PCMDirectKernels {
                               count: Int) {
         guard count > 0 else { return }
         switch to {
-        case .int16:
-            for i in 0..<count {
-                let x = source[i] * 0x1p15
-                let c: Float = x.isNaN ? 0 : x > 32767 ? 32767 : x < -32768 ? -32768 : x
-                let v = UInt16(truncatingIfNeeded: (c + 0x1.8p23).bitPattern)
-                (destination + i * destinationStride).storeBytes(of: v, as: UInt16.self)
-            }
-        case .int24:
-            for i in 0..<count {
-                let x = source[i] * 0x1p23
-                let c: Float = x.isNaN ? 0 : x > 8_388_607 ? 8_388_607 : x < -8_388_608 ? -8_388_608 : x
-                let v = UInt32(truncatingIfNeeded: (Double(c) + 0x1.8p52).bitPattern)
-                let p = destination + i * destinationStride
-                p.storeBytes(of: UInt16(truncatingIfNeeded: v), as: UInt16.self)
-                p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
-            }
-        case .int32:
-            for i in 0..<count {
-                let x = source[i] * 0x1p31
-                // No Float between 2^31 - 1 and 2^31: `x >= 2^31` is the Double path's `x > 2^31 - 1`.
-                let d: Double = x.isNaN ? 0 : x >= 0x1p31 ? 2_147_483_647 : x < -0x1p31 ? -0x1p31 : Double(x)
-                let v = UInt32(truncatingIfNeeded: (d + 0x1.8p52).bitPattern)
-                (destination + i * destinationStride).storeBytes(of: v, as: UInt32.self)
+        case .int16, .int24, .int32:
+            // Blocks through a small stack buffer: rounding and clipping run over contiguous Floats (a loop the compiler
+            // vectorises), then the integers are stored at the destination's stride.
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: encodeBlock) { buffer in
+                let integers = buffer.baseAddress!
+                var done = 0
+                while done < count {
+                    let n = min(encodeBlock, count - done)
+                    let s = source + done, d = destination + done * destinationStride
+                    switch to {
+                    case .int16:
+                        for i in 0..<n { integers[i] = roundedInt16(s[i]) }
+                        for i in 0..<n { (d + i * destinationStride).storeBytes(of: Int16(truncatingIfNeeded: integers[i]), as: Int16.self) }
+                    case .int24:
+                        for i in 0..<n { integers[i] = roundedInt24(s[i]) }
+                        for i in 0..<n {
+                            let v = integers[i], p = d + i * destinationStride
+                            p.storeBytes(of: UInt16(truncatingIfNeeded: v), as: UInt16.self)
+                            p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
+                        }
+                    default:
+                        for i in 0..<n { integers[i] = roundedInt32(s[i]) }
+                        for i in 0..<n { (d + i * destinationStride).storeBytes(of: integers[i], as: Int32.self) }
+                    }
+                    done += n
+                }
             }
         case .float32:
             for i in 0..<count { (destination + i * destinationStride).storeBytes(of: source[i], as: Float.self) }
@@ -82,6 +85,32 @@ extension PCMDirectKernels {
             for i in 0..<count { (destination + i * destinationStride).storeBytes(of: Double(source[i]), as: Double.self) }
         }
     }
+}
+
+/// Samples encoded per block of the integer encoders (their stack buffer: 1 KiB).
+private let encodeBlock = 256
+
+/// `f` x 2^15 clipped to Int16 and rounded to nearest even (NaN: 0): after the clip, adding 1.5 x 2^23 leaves the
+/// integer in the low bits of the sum.
+@inline(__always) private func roundedInt16(_ f: Float) -> Int32 {
+    let x = f * 0x1p15
+    let c: Float = x.isNaN ? 0 : x > 32767 ? 32767 : x < -32768 ? -32768 : x
+    return Int32(Int16(truncatingIfNeeded: (c + 0x1.8p23).bitPattern))
+}
+
+/// `f` x 2^23 clipped to Int24 and rounded to nearest even (NaN: 0), in Double (1.5 x 2^52 added) as 2^23 needs 24 bits.
+@inline(__always) private func roundedInt24(_ f: Float) -> Int32 {
+    let x = f * 0x1p23
+    let c: Float = x.isNaN ? 0 : x > 8_388_607 ? 8_388_607 : x < -8_388_608 ? -8_388_608 : x
+    return Int32(truncatingIfNeeded: (Double(c) + 0x1.8p52).bitPattern)
+}
+
+/// `f` x 2^31 clipped to Int32 and rounded to nearest even (NaN: 0). No Float lies between 2^31 - 1 and 2^31, so
+/// `x >= 2^31` is the Double path's `x > 2^31 - 1`.
+@inline(__always) private func roundedInt32(_ f: Float) -> Int32 {
+    let x = f * 0x1p31
+    let d: Double = x.isNaN ? 0 : x >= 0x1p31 ? 2_147_483_647 : x < -0x1p31 ? -0x1p31 : Double(x)
+    return Int32(truncatingIfNeeded: (d + 0x1.8p52).bitPattern)
 }
 
 @inline(__always) private func loadInt24Bytes(_ p: UnsafeRawPointer) -> Int32 {
