@@ -5,8 +5,9 @@ import AudioDSP
 /// to Double (exact for every integer layout up to 32 bits and for Float32), routed through the
 /// channel map, resampled in Float32 when the rates differ, and encoded with rounding, clipping and
 /// optional TPDF dither. Routed channels without dither between packed little-endian layouts skip the
-/// Double stage (PCMDirectKernels), at one rate and when resampling, with the same bytes as a result. All working memory is allocated at creation (and when a property that
-/// changes the pipeline is set), so conversion itself never allocates.
+/// Double stage (PCMDirectKernels), at one rate and when resampling, with the same bytes as a result.
+/// All working memory is allocated at creation (and when a property that changes the pipeline is set),
+/// so conversion itself never allocates.
 final class PCMConverter: @unchecked Sendable {
     /// Frames converted per internal step (fewer when upsampling by a large ratio, so that the resampled
     /// buffers stay near this size).
