@@ -34,9 +34,9 @@ extension PCMDirectKernels {
                     destination[i] = Float((w &<< 8) &>> 8) * 0x1p-23
                 }
             } else {
-                for i in 0..<count - 1 { destination[i] = Float(loadInt24Bytes(source + i * sourceStride)) * 0x1p-23 }
+                for i in 0..<count - 1 { destination[i] = Float(loadInt24(source + i * sourceStride)) * 0x1p-23 }
             }
-            destination[count - 1] = Float(loadInt24Bytes(source + (count - 1) * sourceStride)) * 0x1p-23
+            destination[count - 1] = Float(loadInt24(source + (count - 1) * sourceStride)) * 0x1p-23
         case .int32:
             for i in 0..<count { destination[i] = Float((source + i * sourceStride).loadUnaligned(as: Int32.self)) * 0x1p-31 }
         case .float32:
@@ -67,11 +67,7 @@ extension PCMDirectKernels {
                         for i in 0..<n { (d + i * destinationStride).storeBytes(of: Int16(truncatingIfNeeded: integers[i]), as: Int16.self) }
                     case .int24:
                         for i in 0..<n { integers[i] = roundedInt24(s[i]) }
-                        for i in 0..<n {
-                            let v = integers[i], p = d + i * destinationStride
-                            p.storeBytes(of: UInt16(truncatingIfNeeded: v), as: UInt16.self)
-                            p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
-                        }
+                        for i in 0..<n { storeInt24(integers[i], d + i * destinationStride) }
                     default:
                         for i in 0..<n { integers[i] = roundedInt32(s[i]) }
                         for i in 0..<n { (d + i * destinationStride).storeBytes(of: integers[i], as: Int32.self) }
@@ -111,8 +107,4 @@ private let encodeBlock = 256
     let x = f * 0x1p31
     let d: Double = x.isNaN ? 0 : x >= 0x1p31 ? 2_147_483_647 : x < -0x1p31 ? -0x1p31 : Double(x)
     return Int32(truncatingIfNeeded: (d + 0x1.8p52).bitPattern)
-}
-
-@inline(__always) private func loadInt24Bytes(_ p: UnsafeRawPointer) -> Int32 {
-    Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8 | Int32(p.load(fromByteOffset: 2, as: Int8.self)) << 16
 }

@@ -109,12 +109,13 @@ extension PCMDirectKernels {
 
 @inline(__always) private func loadInt16(_ p: UnsafeRawPointer) -> Int16 { p.loadUnaligned(as: Int16.self) }
 
-@inline(__always) private func loadInt24(_ p: UnsafeRawPointer) -> Int32 {
+/// A little-endian 24-bit sample, sign-extended (also used by the planar Float kernels).
+@inline(__always) func loadInt24(_ p: UnsafeRawPointer) -> Int32 {
     Int32(p.load(as: UInt8.self)) | Int32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8 | Int32(p.load(fromByteOffset: 2, as: Int8.self)) << 16
 }
 
-/// The low 24 bits of `v`, little-endian.
-@inline(__always) private func storeInt24(_ v: Int32, _ p: UnsafeMutableRawPointer) {
+/// The low 24 bits of `v`, little-endian (also used by the planar Float kernels).
+@inline(__always) func storeInt24(_ v: Int32, _ p: UnsafeMutableRawPointer) {
     p.storeBytes(of: UInt16(truncatingIfNeeded: v), as: UInt16.self)
     p.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: 2, as: UInt8.self)
 }
