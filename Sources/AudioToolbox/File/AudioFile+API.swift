@@ -274,9 +274,8 @@ public func AudioFileCountUserData(_ inAudioFile: AudioFileID, _ inUserDataID: U
 public func AudioFileGetUserDataSize(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,
                                      _ outUserDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
     withFile(inAudioFile) { f in
-        let items = f.layout.userData.filter { $0.0 == inUserDataID }
-        guard Int(inIndex) < items.count else { return kAudioFileInvalidChunkError }
-        outUserDataSize.pointee = UInt32(items[Int(inIndex)].1.count)
+        guard let b = f.userData(inUserDataID, inIndex) else { return kAudioFileInvalidChunkError }
+        outUserDataSize.pointee = UInt32(b.count)
         return noErr
     }
 }
@@ -286,9 +285,8 @@ public func AudioFileGetUserDataSize(_ inAudioFile: AudioFileID, _ inUserDataID:
 public func AudioFileGetUserDataSize64(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,
                                        _ outUserDataSize: UnsafeMutablePointer<UInt64>) -> OSStatus {
     withFile(inAudioFile) { f in
-        let items = f.layout.userData.filter { $0.0 == inUserDataID }
-        guard Int(inIndex) < items.count else { return kAudioFileInvalidChunkError }
-        outUserDataSize.pointee = UInt64(items[Int(inIndex)].1.count)
+        guard let b = f.userData(inUserDataID, inIndex) else { return kAudioFileInvalidChunkError }
+        outUserDataSize.pointee = UInt64(b.count)
         return noErr
     }
 }
@@ -300,9 +298,7 @@ public func AudioFileGetUserDataSize64(_ inAudioFile: AudioFileID, _ inUserDataI
 public func AudioFileGetUserDataAtOffset(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32, _ inOffset: Int64,
                                          _ ioUserDataSize: UnsafeMutablePointer<UInt32>, _ outUserData: UnsafeMutableRawPointer) -> OSStatus {
     withFile(inAudioFile) { f in
-        let items = f.layout.userData.filter { $0.0 == inUserDataID }
-        guard Int(inIndex) < items.count else { return kAudioFileInvalidChunkError }
-        let b = items[Int(inIndex)].1
+        guard let b = f.userData(inUserDataID, inIndex) else { return kAudioFileInvalidChunkError }
         guard inOffset >= 0, inOffset <= Int64(b.count) else { return kAudio_ParamError }
         let n = min(Int(ioUserDataSize.pointee), b.count - Int(inOffset))
         b.withUnsafeBytes { if n > 0 { outUserData.copyMemory(from: $0.baseAddress! + Int(inOffset), byteCount: n) } }
@@ -336,13 +332,5 @@ public func AudioFileRemoveUserData(_ inAudioFile: AudioFileID, _ inUserDataID: 
 @discardableResult
 public func AudioFileGetUserData(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32,
                                  _ ioUserDataSize: UnsafeMutablePointer<UInt32>, _ outUserData: UnsafeMutableRawPointer) -> OSStatus {
-    withFile(inAudioFile) { f in
-        let items = f.layout.userData.filter { $0.0 == inUserDataID }
-        guard Int(inIndex) < items.count else { return kAudioFileInvalidChunkError }
-        let b = items[Int(inIndex)].1
-        let n = min(Int(ioUserDataSize.pointee), b.count)
-        b.withUnsafeBytes { if n > 0 { outUserData.copyMemory(from: $0.baseAddress!, byteCount: n) } }
-        ioUserDataSize.pointee = UInt32(n)
-        return noErr
-    }
+    AudioFileGetUserDataAtOffset(inAudioFile, inUserDataID, inIndex, 0, ioUserDataSize, outUserData)
 }

@@ -1,12 +1,22 @@
-// Writing user data (AudioFileSetUserData, AudioFileRemoveUserData). CAF only: a CAF file may hold chunks after
-// its sized audio data, so new and changed chunks go there and are rewritten after the data at each header
-// update, the way the marker chunks are. Chunks that sit before the audio are read-only here (changing them
+// User data: finding a chunk (every Get call) and writing (AudioFileSetUserData, AudioFileRemoveUserData).
+// Writing is CAF only: a CAF file may hold chunks after its sized audio data, so new and changed chunks go there
+// and are rewritten after the data at each header update, the way the marker chunks are. Chunks that sit before the audio are read-only here (changing them
 // would move the data); WAVE and AIFF chunks are not written yet.
 
 extension AudioFileObject {
     /// The chunks this implementation writes itself; user data may not name them.
     private static let cafOwnedChunks: Set<UInt32> = [OCAFormat.fourCharCode("desc"), OCAFormat.fourCharCode("data"), CAFContainer.pakt,
                                                       CAFContainer.kuki, CAFContainer.chan, CAFContainer.info, CAFContainer.free]
+
+    /// The contents of the `index`th chunk of `id`, or nil if there is no such chunk.
+    func userData(_ id: UInt32, _ index: UInt32) -> [UInt8]? {
+        var seen: UInt32 = 0
+        for (chunkID, bytes) in layout.userData where chunkID == id {
+            if seen == index { return bytes }
+            seen += 1
+        }
+        return nil
+    }
 
     /// Where the `index`th chunk of `id` is among the user data and among the chunks after the audio (nil when it
     /// lies before the audio), or nil if there is no such chunk.
