@@ -2,22 +2,29 @@
 // Manager's description, and connections alone (without input callbacks) where the current calls list interactions.
 // They answer from the same graph state as AUGraphNodeInfo and AUGraphGetInteractionInfo.
 
-/// The graph's connections (node to node), in the order made, leaving input callbacks out.
-private func connections(_ graph: AUGraph, involving node: AUNode? = nil) -> [AUNodeConnection]? {
+/// The graph's connections (node to node), in the order made, leaving input callbacks out; with `node`, those it
+/// takes part in (kAUGraphErr_NodeNotFound for a node the graph does not hold). kAudio_ParamError if the graph
+/// cannot list its interactions.
+private func connections(_ graph: AUGraph, involving node: AUNode? = nil) -> Result<[AUNodeConnection], OSStatusError> {
+    if let node {
+        var count: UInt32 = 0
+        let status = AUGraphCountNodeInteractions(graph, node, &count)
+        guard status == noErr else { return .failure(OSStatusError(status)) }
+    }
     var all: [AUNodeInteraction] = []
     var count: UInt32 = 0
-    guard AUGraphGetNumberOfInteractions(graph, &count) == noErr else { return nil }
+    guard AUGraphGetNumberOfInteractions(graph, &count) == noErr else { return .failure(OSStatusError(kAudio_ParamError)) }
     for i in 0..<count {
         var interaction = AUNodeInteraction()
-        guard AUGraphGetInteractionInfo(graph, i, &interaction) == noErr else { return nil }
+        guard AUGraphGetInteractionInfo(graph, i, &interaction) == noErr else { return .failure(OSStatusError(kAudio_ParamError)) }
         all.append(interaction)
     }
-    return all.compactMap { i -> AUNodeConnection? in
+    return .success(all.compactMap { i -> AUNodeConnection? in
         guard i.nodeInteractionType == kAUNodeInteraction_Connection else { return nil }
         let c = i.nodeInteraction.connection
         if let node, c.sourceNode != node && c.destNode != node { return nil }
         return c
-    }
+    })
 }
 
 /// Apple's deprecated `AUGraphNewNode`: adds a node for the unit a Component Manager description finds (as
@@ -59,7 +66,7 @@ public func AUGraphGetNodeInfo(_ inGraph: AUGraph, _ inNode: AUNode, _ outDescri
 /// Apple's deprecated `AUGraphGetNumberOfConnections`: the node-to-node connections (input callbacks not counted).
 @discardableResult
 public func AUGraphGetNumberOfConnections(_ inGraph: AUGraph, _ outNumConnections: UnsafeMutablePointer<UInt32>) -> OSStatus {
-    guard let all = connections(inGraph) else { return kAudio_ParamError }
+    guard case .success(let all) = connections(inGraph) else { return kAudio_ParamError }
     outNumConnections.pointee = UInt32(all.count)
     return noErr
 }
@@ -69,7 +76,7 @@ public func AUGraphGetNumberOfConnections(_ inGraph: AUGraph, _ outNumConnection
 public func AUGraphGetConnectionInfo(_ inGraph: AUGraph, _ inConnectionIndex: UInt32, _ outSourceNode: UnsafeMutablePointer<AUNode>,
                                      _ outSourceOutputNumber: UnsafeMutablePointer<UInt32>, _ outDestNode: UnsafeMutablePointer<AUNode>,
                                      _ outDestInputNumber: UnsafeMutablePointer<UInt32>) -> OSStatus {
-    guard let all = connections(inGraph) else { return kAudio_ParamError }
+    guard case .success(let all) = connections(inGraph) else { return kAudio_ParamError }
     guard Int(inConnectionIndex) < all.count else { return kAudio_ParamError }
     let c = all[Int(inConnectionIndex)]
     outSourceNode.pointee = c.sourceNode
@@ -82,12 +89,12 @@ public func AUGraphGetConnectionInfo(_ inGraph: AUGraph, _ inConnectionIndex: UI
 /// Apple's deprecated `AUGraphCountNodeConnections`: the connections a node takes part in, as source or destination.
 @discardableResult
 public func AUGraphCountNodeConnections(_ inGraph: AUGraph, _ inNode: AUNode, _ outNumConnections: UnsafeMutablePointer<UInt32>) -> OSStatus {
-    var count: UInt32 = 0
-    let status = AUGraphCountNodeInteractions(inGraph, inNode, &count)  // kAUGraphErr_NodeNotFound for a stranger
-    guard status == noErr else { return status }
-    guard let mine = connections(inGraph, involving: inNode) else { return kAudio_ParamError }
-    outNumConnections.pointee = UInt32(mine.count)
-    return noErr
+    switch connections(inGraph, involving: inNode) {
+    case .failure(let e): return e.status
+    case .success(let mine):
+        outNumConnections.pointee = UInt32(mine.count)
+        return noErr
+    }
 }
 
 /// Apple's deprecated `AUGraphGetNodeConnections`: up to `*ioNumConnections` of a node's connections; the count
@@ -95,12 +102,12 @@ public func AUGraphCountNodeConnections(_ inGraph: AUGraph, _ inNode: AUNode, _ 
 @discardableResult
 public func AUGraphGetNodeConnections(_ inGraph: AUGraph, _ inNode: AUNode, _ outConnections: UnsafeMutablePointer<AudioUnitNodeConnection>,
                                       _ ioNumConnections: UnsafeMutablePointer<UInt32>) -> OSStatus {
-    var count: UInt32 = 0
-    let status = AUGraphCountNodeInteractions(inGraph, inNode, &count)
-    guard status == noErr else { return status }
-    guard let mine = connections(inGraph, involving: inNode) else { return kAudio_ParamError }
-    let n = min(Int(ioNumConnections.pointee), mine.count)
-    for i in 0..<n { outConnections[i] = mine[i] }
-    ioNumConnections.pointee = UInt32(n)
-    return noErr
+    switch connections(inGraph, involving: inNode) {
+    case .failure(let e): return e.status
+    case .success(let mine):
+        let n = min(Int(ioNumConnections.pointee), mine.count)
+        for i in 0..<n { outConnections[i] = mine[i] }
+        ioNumConnections.pointee = UInt32(n)
+        return noErr
+    }
 }
