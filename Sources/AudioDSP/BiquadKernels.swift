@@ -64,6 +64,12 @@ public struct BiquadCoefficients: Equatable, Sendable {
         let dr = 1 + a1 * c1 + a2 * c2, di = -(a1 * s1 + a2 * s2)
         return ((nr * nr + ni * ni) / (dr * dr + di * di)).squareRoot()
     }
+
+    /// |H(e^jω)| of `sections` in cascade at `frequency`: the product of each section's magnitude.
+    public static func cascadeMagnitude(_ sections: UnsafeBufferPointer<BiquadCoefficients>, at frequency: Double,
+                                        sampleRate: Double) -> Double {
+        sections.reduce(1) { $1.isIdentity ? $0 : $0 * $1.magnitude(at: frequency, sampleRate: sampleRate) }
+    }
 }
 
 /// The two state values of a transposed direct form II section.

@@ -67,9 +67,9 @@ enum RecordingInstrumentPlugIn {
     static let getPropertyInfo: AudioUnitGetPropertyInfoProc = { _, id, scope, element, outSize, outWritable in
         switch (id, scope) {
         case (kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output) where element == 0:
-            outSize?.pointee = UInt32(MemoryLayout<AudioStreamBasicDescription>.size); outWritable?.pointee = 1
+            outSize?.pointee = UInt32(MemoryLayout<AudioStreamBasicDescription>.size); outWritable?.pointee = true
         case (kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global):
-            outSize?.pointee = 4; outWritable?.pointee = 1
+            outSize?.pointee = 4; outWritable?.pointee = true
         default:
             return kAudioUnitErr_InvalidProperty
         }

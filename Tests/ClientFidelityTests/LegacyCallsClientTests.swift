@@ -162,7 +162,14 @@ private func fillBufferConvert(_ samples: [Int16], inputChunkBytes: Int, outputB
             beat?.pointee = 4
             outTempo?.pointee = userData!.load(as: Double.self)
             return noErr
-        }, musicalTimeLocationProc: nil, transportStateProc: nil, transportStateProc2: nil)
+        }, musicalTimeLocationProc: nil, transportStateProc: { _, isPlaying, changed, sampleInTimeLine, isCycling, _, _ in
+            // Apple's Boolean pointers are DarwinBoolean: a host writes Bool literals through them.
+            isPlaying?.pointee = true
+            changed?.pointee = false
+            isCycling?.pointee = false
+            sampleInTimeLine?.pointee = 44100
+            return noErr
+        }, transportStateProc2: nil)
         #expect(AudioUnitSetProperty(unit!, kAudioUnitProperty_HostCallbacks, kAudioUnitScope_Global, 0, &info,
                                      UInt32(MemoryLayout<HostCallbackInfo>.size)) == noErr)
         var back = HostCallbackInfo()
@@ -175,6 +182,10 @@ private func fillBufferConvert(_ samples: [Int16], inputChunkBytes: Int, outputB
         var beat = 0.0, currentTempo = 0.0
         #expect(back.beatAndTempoProc?(back.hostUserData, &beat, &currentTempo) == noErr)
         #expect(beat == 4 && currentTempo == 96)
+        var playing: DarwinBoolean = false, changed: DarwinBoolean = true, cycling: DarwinBoolean = true
+        var sample = 0.0, cycleStart = 0.0, cycleEnd = 0.0
+        #expect(back.transportStateProc?(back.hostUserData, &playing, &changed, &sample, &cycling, &cycleStart, &cycleEnd) == noErr)
+        #expect(playing.boolValue && !changed.boolValue && !cycling.boolValue && sample == 44100)
     }
 
     @Test func propertyStructsHaveTheCLayouts() {

@@ -84,7 +84,7 @@ extension HALTests {
         try #require(device != 0)
         let calls = LegacyCalls()
         let proc: AudioDevicePropertyListenerProc = { device, channel, isInput, property, data in
-            Unmanaged<LegacyCalls>.fromOpaque(data!).takeUnretainedValue().add(device, channel, isInput, property)
+            Unmanaged<LegacyCalls>.fromOpaque(data!).takeUnretainedValue().add(device, channel, isInput.boolValue, property)
             return noErr
         }
         let context = Unmanaged.passUnretained(calls).toOpaque()

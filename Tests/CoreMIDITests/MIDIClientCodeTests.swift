@@ -94,7 +94,7 @@ final class TypicalMIDIClient: @unchecked Sendable {
         let request = UnsafeMutablePointer<MIDISysexSendRequest>.allocate(capacity: 1)
         request.pointee = MIDISysexSendRequest(destination: dest, data: data, bytesToSend: UInt32(sysex.count), complete: false,
                                                reserved: (0, 0, 0), completionProc: { r in
-            Unmanaged<Inbox<Bool>>.fromOpaque(r.pointee.completionRefCon!).takeUnretainedValue().add(r.pointee.complete)
+            Unmanaged<Inbox<Bool>>.fromOpaque(r.pointee.completionRefCon!).takeUnretainedValue().add(r.pointee.complete.boolValue)
         }, completionRefCon: Unmanaged.passUnretained(done).toOpaque())
         #expect(MIDISendSysex(request) == noErr)
         #expect(try await done.wait(for: 1) == [true])
@@ -195,7 +195,7 @@ final class TypicalMIDIClient: @unchecked Sendable {
         let done = Inbox<Bool>()
         let request = UnsafeMutablePointer<MIDISysexSendRequestUMP>.allocate(capacity: 1)
         request.pointee = MIDISysexSendRequestUMP(destination: dest, words: words, wordsToSend: 4, complete: false, completionProc: { r in
-            Unmanaged<Inbox<Bool>>.fromOpaque(r.pointee.completionRefCon!).takeUnretainedValue().add(r.pointee.complete)
+            Unmanaged<Inbox<Bool>>.fromOpaque(r.pointee.completionRefCon!).takeUnretainedValue().add(r.pointee.complete.boolValue)
         }, completionRefCon: Unmanaged.passUnretained(done).toOpaque())
         #expect(MIDISendUMPSysex(request) == noErr)
         #expect(try await done.wait(for: 1) == [true])

@@ -168,7 +168,7 @@ enum BrokenEffectPlugIn {
         // The planted defect: Latency reported as 4 bytes (Get writes a Float64).
         if id == kAudioUnitProperty_Latency && state(s).defect == .propertySize { n = 4 }
         outSize?.pointee = n
-        outWritable?.pointee = 1
+        outWritable?.pointee = true
         return noErr
     }
 

@@ -56,9 +56,12 @@ public func AudioUnitGetProperty(_ inUnit: AudioUnit, _ inID: AudioUnitPropertyI
         ioDataSize.pointee = status == noErr ? actual : 0
         return status
     }
-    // Too small: produce the whole value, hand back the part that fits.
+    // Too small: produce the whole value, hand back the part that fits. The caller's bytes go in first, zeros after
+    // them: some properties read their question from the buffer (FrequencyResponse's frequencies).
     let temp = UnsafeMutableRawPointer.allocate(byteCount: Int(max(size, 1)), alignment: 16)
     defer { temp.deallocate() }
+    temp.initializeMemory(as: UInt8.self, repeating: 0, count: Int(max(size, 1)))
+    temp.copyMemory(from: outData, byteCount: Int(ioDataSize.pointee))
     var actual = size
     let status = unit.getProperty(inID, inScope, inElement, temp, &actual)
     if status == noErr {

@@ -41,9 +41,9 @@ final class PlugInAudioUnit: AudioUnitObject, @unchecked Sendable {
     override func getPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                                   _ outSize: inout UInt32, _ outWritable: inout Bool) -> OSStatus {
         guard let m = method(kAudioUnitGetPropertyInfoSelect, as: AudioUnitGetPropertyInfoProc.self) else { return badComponentSelector }
-        var writable: UInt8 = 0
+        var writable: DarwinBoolean = false
         let status = m(selfPointer, id, scope, element, &outSize, &writable)
-        outWritable = writable != 0
+        outWritable = writable.boolValue
         return status
     }
 

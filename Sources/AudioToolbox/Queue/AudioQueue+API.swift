@@ -70,8 +70,8 @@ public func AudioQueueNewInputWithDispatchQueue(_ outAQ: UnsafeMutablePointer<Au
 
 /// Disposes of a queue and its buffers: at once (no callback follows), or after what is enqueued has played.
 @discardableResult
-public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: DarwinBoolean) -> OSStatus {
-    withQueue(inAQ) { $0.dispose(immediate: inImmediate.boolValue) }
+public func AudioQueueDispose(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus {
+    withQueue(inAQ) { $0.dispose(immediate: inImmediate) }
 }
 
 /// Allocates a buffer owned by the queue.
@@ -147,8 +147,8 @@ public func AudioQueuePrime(_ inAQ: AudioQueueRef, _ inNumberOfFramesToPrepare: 
 
 /// Stops the queue: at once, returning every buffer, or after what is enqueued has played.
 @discardableResult
-public func AudioQueueStop(_ inAQ: AudioQueueRef, _ inImmediate: DarwinBoolean) -> OSStatus {
-    withQueue(inAQ) { $0.stop(immediate: inImmediate.boolValue) }
+public func AudioQueueStop(_ inAQ: AudioQueueRef, _ inImmediate: Bool) -> OSStatus {
+    withQueue(inAQ) { $0.stop(immediate: inImmediate) }
 }
 
 /// Pauses; AudioQueueStart resumes where it paused.

@@ -14,13 +14,13 @@ public func AudioSessionInitialize(_ inRunLoop: CFRunLoop!, _ inRunLoopMode: CFS
 
 /// Activates or deactivates the session: activation applies the preferred sample rate and I/O buffer duration to
 /// the default devices, deactivation puts back what it changed.
-public func AudioSessionSetActive(_ active: DarwinBoolean) -> OSStatus {
-    AudioSessionState.shared.setActive(active.boolValue)
+public func AudioSessionSetActive(_ active: Bool) -> OSStatus {
+    AudioSessionState.shared.setActive(active)
 }
 
 /// As AudioSessionSetActive; `kAudioSessionSetActiveFlag_NotifyOthersOnDeactivation` has no one to notify here.
-public func AudioSessionSetActiveWithFlags(_ active: DarwinBoolean, _ inFlags: UInt32) -> OSStatus {
-    AudioSessionState.shared.setActive(active.boolValue)
+public func AudioSessionSetActiveWithFlags(_ active: Bool, _ inFlags: UInt32) -> OSStatus {
+    AudioSessionState.shared.setActive(active)
 }
 
 /// Reads a session property into `outData`; `ioDataSize` gives the room and receives the size written.

@@ -241,7 +241,7 @@ enum {
 
 typedef OSStatus (*AudioUnitInitializeProc)(void *self);
 typedef OSStatus (*AudioUnitUninitializeProc)(void *self);
-typedef OSStatus (*AudioUnitGetPropertyInfoProc)(void *self, AudioUnitPropertyID prop, AudioUnitScope scope, AudioUnitElement elem, uint32_t * _Nullable outDataSize, unsigned char * _Nullable outWritable);
+typedef OSStatus (*AudioUnitGetPropertyInfoProc)(void *self, AudioUnitPropertyID prop, AudioUnitScope scope, AudioUnitElement elem, uint32_t * _Nullable outDataSize, DarwinBoolean * _Nullable outWritable);
 typedef OSStatus (*AudioUnitGetPropertyProc)(void *self, AudioUnitPropertyID inID, AudioUnitScope inScope, AudioUnitElement inElement, void *outData, uint32_t *ioDataSize);
 typedef OSStatus (*AudioUnitSetPropertyProc)(void *self, AudioUnitPropertyID inID, AudioUnitScope inScope, AudioUnitElement inElement, const void * _Nullable inData, uint32_t inDataSize);
 typedef OSStatus (*AudioUnitAddPropertyListenerProc)(void *self, AudioUnitPropertyID prop, AudioUnitPropertyListenerProc proc, void * _Nullable userData);

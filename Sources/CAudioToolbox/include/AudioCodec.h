@@ -231,7 +231,7 @@ typedef enum OCA_OPTIONS_ATTR AudioSettingsFlags : uint32_t {
 
 // The entry points of a codec component's plug-in interface.
 typedef OSStatus (*AudioCodecGetPropertyInfoProc)(void *self, AudioCodecPropertyID inPropertyID,
-                                                  uint32_t * _Nullable outSize, unsigned char * _Nullable outWritable);
+                                                  uint32_t * _Nullable outSize, DarwinBoolean * _Nullable outWritable);
 typedef OSStatus (*AudioCodecGetPropertyProc)(void *self, AudioCodecPropertyID inPropertyID, uint32_t *ioPropertyDataSize,
                                               void *outPropertyData);
 typedef OSStatus (*AudioCodecSetPropertyProc)(void *self, AudioCodecPropertyID inPropertyID, uint32_t inPropertyDataSize,

@@ -60,18 +60,18 @@ enum {
 };
 
 // Fast-dispatch function types and tables: deprecated, never called by Audio File Services (Apple's nor ours).
-// Boolean is bool here, as the AudioFile calls take Bool for inUseCache.
-typedef OSStatus (*ReadBytesFDF)(void *inComponentStorage, bool inUseCache, int64_t inStartingByte,
+// Boolean is DarwinBoolean in these callback types, as at Apple (the AudioFile calls themselves take Bool).
+typedef OSStatus (*ReadBytesFDF)(void *inComponentStorage, DarwinBoolean inUseCache, int64_t inStartingByte,
                                  uint32_t *ioNumBytes, void *outBuffer);
-typedef OSStatus (*WriteBytesFDF)(void *inComponentStorage, bool inUseCache, int64_t inStartingByte,
+typedef OSStatus (*WriteBytesFDF)(void *inComponentStorage, DarwinBoolean inUseCache, int64_t inStartingByte,
                                   uint32_t *ioNumBytes, const void *inBuffer);
-typedef OSStatus (*ReadPacketsFDF)(void *inComponentStorage, bool inUseCache, uint32_t *outNumBytes,
+typedef OSStatus (*ReadPacketsFDF)(void *inComponentStorage, DarwinBoolean inUseCache, uint32_t *outNumBytes,
                                    AudioStreamPacketDescription * _Nullable outPacketDescriptions,
                                    int64_t inStartingPacket, uint32_t *ioNumPackets, void *outBuffer);
-typedef OSStatus (*ReadPacketDataFDF)(void *inComponentStorage, bool inUseCache, uint32_t *ioNumBytes,
+typedef OSStatus (*ReadPacketDataFDF)(void *inComponentStorage, DarwinBoolean inUseCache, uint32_t *ioNumBytes,
                                       AudioStreamPacketDescription * _Nullable outPacketDescriptions,
                                       int64_t inStartingPacket, uint32_t *ioNumPackets, void *outBuffer);
-typedef OSStatus (*WritePacketsFDF)(void *inComponentStorage, bool inUseCache, uint32_t inNumBytes,
+typedef OSStatus (*WritePacketsFDF)(void *inComponentStorage, DarwinBoolean inUseCache, uint32_t inNumBytes,
                                     const AudioStreamPacketDescription * _Nullable inPacketDescriptions,
                                     int64_t inStartingPacket, uint32_t *ioNumPackets, const void *inBuffer);
 typedef OSStatus (*GetPropertyInfoFDF)(void *inComponentStorage, AudioFilePropertyID inPropertyID,

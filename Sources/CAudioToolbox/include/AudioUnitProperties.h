@@ -687,9 +687,7 @@ struct AudioUnitFrequencyResponseBin {
 };
 typedef struct AudioUnitFrequencyResponseBin AudioUnitFrequencyResponseBin;
 
-// kAudioUnitProperty_HostCallbacks: the host's musical time and transport, asked by a unit during render. Apple's
-// Boolean pointers are DarwinBoolean in Swift; a C callback type cannot name that Swift type here, so they are bytes
-// (0 or 1), the same memory.
+// kAudioUnitProperty_HostCallbacks: the host's musical time and transport, asked by a unit during render.
 typedef OSStatus (*HostCallback_GetBeatAndTempo)(void * _Nullable inHostUserData, double * _Nullable outCurrentBeat,
                                                  double * _Nullable outCurrentTempo);
 typedef OSStatus (*HostCallback_GetMusicalTimeLocation)(void * _Nullable inHostUserData,
@@ -697,16 +695,16 @@ typedef OSStatus (*HostCallback_GetMusicalTimeLocation)(void * _Nullable inHostU
                                                         float * _Nullable outTimeSig_Numerator,
                                                         uint32_t * _Nullable outTimeSig_Denominator,
                                                         double * _Nullable outCurrentMeasureDownBeat);
-typedef OSStatus (*HostCallback_GetTransportState)(void * _Nullable inHostUserData, unsigned char * _Nullable outIsPlaying,
-                                                   unsigned char * _Nullable outTransportStateChanged,
+typedef OSStatus (*HostCallback_GetTransportState)(void * _Nullable inHostUserData, DarwinBoolean * _Nullable outIsPlaying,
+                                                   DarwinBoolean * _Nullable outTransportStateChanged,
                                                    double * _Nullable outCurrentSampleInTimeLine,
-                                                   unsigned char * _Nullable outIsCycling,
+                                                   DarwinBoolean * _Nullable outIsCycling,
                                                    double * _Nullable outCycleStartBeat, double * _Nullable outCycleEndBeat);
-typedef OSStatus (*HostCallback_GetTransportState2)(void * _Nullable inHostUserData, unsigned char * _Nullable outIsPlaying,
-                                                    unsigned char * _Nullable outIsRecording,
-                                                    unsigned char * _Nullable outTransportStateChanged,
+typedef OSStatus (*HostCallback_GetTransportState2)(void * _Nullable inHostUserData, DarwinBoolean * _Nullable outIsPlaying,
+                                                    DarwinBoolean * _Nullable outIsRecording,
+                                                    DarwinBoolean * _Nullable outTransportStateChanged,
                                                     double * _Nullable outCurrentSampleInTimeLine,
-                                                    unsigned char * _Nullable outIsCycling,
+                                                    DarwinBoolean * _Nullable outIsCycling,
                                                     double * _Nullable outCycleStartBeat, double * _Nullable outCycleEndBeat);
 
 struct HostCallbackInfo {

@@ -70,8 +70,8 @@ CF_ENUM(AudioObjectPropertySelector) {
 
 // Devices.
 typedef AudioObjectPropertySelector AudioDevicePropertyID;
-// isInput is C's bool (Swift Bool): Apple's Boolean imports as DarwinBoolean only with Darwin's MacTypes; same size.
-typedef OSStatus (*AudioDevicePropertyListenerProc)(AudioDeviceID inDevice, uint32_t inChannel, bool isInput,
+// isInput is Apple's Boolean: in a callback type Swift sees it as DarwinBoolean (a direct function parameter as Bool).
+typedef OSStatus (*AudioDevicePropertyListenerProc)(AudioDeviceID inDevice, uint32_t inChannel, DarwinBoolean isInput,
                                                      AudioDevicePropertyID inPropertyID, void * _Nullable inClientData);
 
 CF_ENUM(AudioObjectID) {

@@ -13,6 +13,12 @@ CF_ASSUME_NONNULL_BEGIN
 typedef int32_t OSStatus;
 typedef uint32_t FourCharCode;
 typedef FourCharCode OSType;
+// Mac OS `Boolean` (one byte, 0 or 1) as Swift's Darwin overlay names it. Declared in C, not Swift, so that C
+// callback types (HostCallback_GetTransportState, the plug-in GetPropertyInfo entry points) can point at it and a
+// Swift closure of that type writes `isPlaying?.pointee = true` as on a Mac. CoreAudioTypes adds Bool conversion.
+typedef struct DarwinBoolean {
+    unsigned char _value;
+} DarwinBoolean;
 
 // Errors shared by all of Core Audio.
 CF_ENUM(OSStatus) {

@@ -104,7 +104,7 @@ struct MIDISysexSendRequest {
     MIDIEndpointRef destination;
     const Byte *data;
     UInt32 bytesToSend;
-    bool complete;
+    DarwinBoolean complete;
     Byte reserved[3];
     MIDICompletionProc completionProc;
     void * _Nullable completionRefCon;
@@ -114,7 +114,7 @@ struct MIDISysexSendRequestUMP {
     MIDIEndpointRef destination;
     UInt32 *words;
     UInt32 wordsToSend;
-    bool complete;
+    DarwinBoolean complete;
     MIDICompletionProcUMP completionProc;
     void * _Nullable completionRefCon;
 };

@@ -39,7 +39,7 @@ final class LegacyListener: @unchecked Sendable {
         for a in UnsafeBufferPointer(start: addresses, count: Int(count)) {
             switch box.proc {
             case .system(let p): _ = p(a.mSelector, box.clientData)
-            case .device(let p): _ = p(id, a.mElement, a.mScope == kAudioObjectPropertyScopeInput, a.mSelector, box.clientData)
+            case .device(let p): _ = p(id, a.mElement, DarwinBoolean(a.mScope == kAudioObjectPropertyScopeInput), a.mSelector, box.clientData)
             case .stream(let p): _ = p(id, a.mElement, a.mSelector, box.clientData)
             }
         }

@@ -1,10 +1,8 @@
-/// The Mac OS `Boolean` type (an unsigned char) as Swift's Darwin overlay presents it.
-@frozen
-public struct DarwinBoolean: ExpressibleByBooleanLiteral, Sendable {
-    @usableFromInline var _value: UInt8
-
+// DarwinBoolean itself is the C struct in CoreAudioBaseTypes.h (so C callback types can point at it); these are the
+// conversions Swift's Darwin overlay gives it.
+extension DarwinBoolean: ExpressibleByBooleanLiteral, @unchecked Sendable {
     /// A DarwinBoolean holding `value`.
-    @inlinable public init(_ value: Bool) { _value = value ? 1 : 0 }
+    @inlinable public init(_ value: Bool) { self.init(_value: value ? 1 : 0) }
 
     /// The value of `self`, expressed as a `Bool`.
     @inlinable public var boolValue: Bool { _value != 0 }

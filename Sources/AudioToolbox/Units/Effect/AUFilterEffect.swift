@@ -74,6 +74,42 @@ class AUFilterEffect: AUEffectBase, @unchecked Sendable {
         return noErr
     }
 
+    /// kAudioUnitProperty_FrequencyResponse: the host fills each bin's mFrequency (a negative one ends the list) and
+    /// the unit answers the cascade's linear magnitude there, for the parameters' target values (a glide in progress
+    /// is drawn at its end), output gain included. Answered initialized or not, at the output's sample rate.
+    override class var propertyRows: [AUProperty] {
+        super.propertyRows + [
+            AUProperty(kAudioUnitProperty_FrequencyResponse, place: AUProperty.global, writable: .never,
+                       size: { _, _, _ in
+                           UInt32(Int(kNumberOfResponseFrequencies) * MemoryLayout<AudioUnitFrequencyResponseBin>.stride)
+                       },
+                       read: { unit, _, _, out in
+                           let bins = out.assumingMemoryBound(to: AudioUnitFrequencyResponseBin.self)
+                           unsafeDowncast(unit, to: AUFilterEffect.self).frequencyResponse(
+                               UnsafeMutableBufferPointer(start: bins, count: Int(kNumberOfResponseFrequencies)))
+                           return noErr
+                       },
+                       write: nil),
+        ]
+    }
+
+    private func frequencyResponse(_ bins: UnsafeMutableBufferPointer<AudioUnitFrequencyResponseBin>) {
+        let values = parameterList.map { Double(parameterValue($0.id, kAudioUnitScope_Global, 0)) }
+        var cascade = [BiquadCoefficients](repeating: .identity, count: max(maxSections, 1))
+        let sampleRate = outputs[0].format.mSampleRate
+        values.withUnsafeBufferPointer { v in
+            cascade.withUnsafeMutableBufferPointer { design(v.baseAddress!, sampleRate: sampleRate, into: $0.baseAddress!) }
+        }
+        let gain = values.withUnsafeBufferPointer { outputGain($0.baseAddress!) }
+        cascade.withUnsafeBufferPointer { sections in
+            for i in bins.indices {
+                guard bins[i].mFrequency >= 0 else { break }
+                bins[i].mMagnitude = gain * BiquadCoefficients.cascadeMagnitude(sections, at: bins[i].mFrequency,
+                                                                                sampleRate: sampleRate)
+            }
+        }
+    }
+
     override func cleanupUnit() { release() }
     deinit { release() }
 
