@@ -1,3 +1,5 @@
+import CDSPKernels
+
 /// Filter quality of the sinc converter; the designs and the figures they reach are in
 /// `ResamplerFilterDesign`'s table.
 public enum SampleRateConverterQuality: Int, Sendable { case min = 0, low, medium, high, max }
@@ -349,6 +351,29 @@ public final class SampleRateConverter {
         case .exactPhases:
             var p = phase
             let l = phases, numerator = stepNumerator, table = UnsafePointer(self.table)
+            let inC: Bool, wide: Bool
+            switch dotKind {
+            case .float32AVX2: (inC, wide) = (true, true)
+            case .float64AVX2: (inC, wide) = (true, false)
+            case .float32, .float64: (inC, wide) = (false, false)
+            }
+            if inC {
+                // The whole loop in C, a pair of channels a call: each call runs the same frames.
+                var c = 0
+                var next = (start, p)
+                while c < channels {
+                    var s = start, q = p
+                    let x = UnsafePointer(history + c * stride)
+                    let y = c + 1 < channels ? UnsafePointer(history + (c + 1) * stride) : nil
+                    let out0 = output[c] + offset, out1 = c + 1 < channels ? output[c + 1] + offset : nil
+                    n = wide
+                        ? oca_polyphase_f32_avx2(x, y, table, k, l, whole, numerator, lastStart, count, &s, &q, out0, out1)
+                        : oca_polyphase_f64acc_avx2(x, y, table, k, l, whole, numerator, lastStart, count, &s, &q, out0, out1)
+                    next = (s, q)
+                    c += 2
+                }
+                (start, p) = next
+            }
             while n < count && start <= lastStart {
                 filter(output, offset + n, history + start, stride, channels, table + p * k, k)
                 p += numerator

@@ -136,6 +136,43 @@ AVX2 void oca_dot2_f64acc_avx2(const float *x, const float *y, const float *h, l
     oca_dot2_f64acc_avx2_k(x, y, h, count, out);
 }
 
+// The exact-phase loop around the kernels above: the same sums, frame after frame, without a call per frame.
+#define POLYPHASE_LOOP(DOT2, DOT1)                                                                          \
+    long s = *start, p = *phase, n = 0;                                                                     \
+    if (y) {                                                                                                \
+        for (; n < count && s <= lastStart; n++) {                                                          \
+            float pair[2];                                                                                  \
+            DOT2(x + s, y + s, table + p * taps, taps, pair);                                               \
+            out0[n] = pair[0];                                                                              \
+            out1[n] = pair[1];                                                                              \
+            p += numerator;                                                                                 \
+            s += whole;                                                                                     \
+            if (p >= phases) { p -= phases; s += 1; }                                                       \
+        }                                                                                                   \
+    } else {                                                                                                \
+        for (; n < count && s <= lastStart; n++) {                                                          \
+            out0[n] = DOT1(x + s, table + p * taps, taps);                                                  \
+            p += numerator;                                                                                 \
+            s += whole;                                                                                     \
+            if (p >= phases) { p -= phases; s += 1; }                                                       \
+        }                                                                                                   \
+    }                                                                                                       \
+    *start = s;                                                                                             \
+    *phase = p;                                                                                             \
+    return n;
+
+AVX2 long oca_polyphase_f32_avx2(const float *x, const float *y, const float *table, long taps, long phases, long whole,
+                                 long numerator, long lastStart, long count, long *start, long *phase, float *out0,
+                                 float *out1) {
+    POLYPHASE_LOOP(oca_dot2_f32_avx2_k, oca_dot_f32_avx2_k)
+}
+
+AVX2 long oca_polyphase_f64acc_avx2(const float *x, const float *y, const float *table, long taps, long phases,
+                                    long whole, long numerator, long lastStart, long count, long *start, long *phase,
+                                    float *out0, float *out1) {
+    POLYPHASE_LOOP(oca_dot2_f64acc_avx2_k, oca_dot_f64acc_avx2_k)
+}
+
 #else  // Not x86: oca_dsp_has_avx2_fma() answers 0 and these are never called.
 
 float oca_dot_f32_avx2(const float *x, const float *h, long count) { (void)x; (void)h; (void)count; return 0; }
@@ -145,6 +182,21 @@ void oca_dot2_f32_avx2(const float *x, const float *y, const float *h, long coun
 float oca_dot_f64acc_avx2(const float *x, const float *h, long count) { return oca_dot_f64acc(x, h, count); }
 void oca_dot2_f64acc_avx2(const float *x, const float *y, const float *h, long count, float *out) {
     oca_dot2_f64acc(x, y, h, count, out);
+}
+
+long oca_polyphase_f32_avx2(const float *x, const float *y, const float *table, long taps, long phases, long whole,
+                            long numerator, long lastStart, long count, long *start, long *phase, float *out0,
+                            float *out1) {
+    (void)x; (void)y; (void)table; (void)taps; (void)phases; (void)whole; (void)numerator; (void)lastStart;
+    (void)count; (void)start; (void)phase; (void)out0; (void)out1;
+    return 0;
+}
+long oca_polyphase_f64acc_avx2(const float *x, const float *y, const float *table, long taps, long phases, long whole,
+                               long numerator, long lastStart, long count, long *start, long *phase, float *out0,
+                               float *out1) {
+    (void)x; (void)y; (void)table; (void)taps; (void)phases; (void)whole; (void)numerator; (void)lastStart;
+    (void)count; (void)start; (void)phase; (void)out0; (void)out1;
+    return 0;
 }
 
 #endif

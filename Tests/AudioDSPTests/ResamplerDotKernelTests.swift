@@ -77,6 +77,49 @@ import Testing
         }
     }
 
+    /// The exact-phase loop in C gives every frame exactly the per-frame kernel's sum of the window and row it
+    /// should read (the positions worked out here independently: frame n of a ratio M/L reads row n·M mod L at
+    /// n·M div L), pairs and single channels alike, and stops where the next window would pass `lastStart`.
+    @Test(.enabled(if: ResamplerDotKind.cpuHasAVX2FMA, "the CPU has no AVX2 + FMA"))
+    func polyphaseLoopEqualsPerFrameKernels() {
+        let taps = 24, phases = 160, m = 147  // 44100 -> 48000
+        let (table, _) = Self.vectors(taps * phases, seed: 600)
+        let (x, _) = Self.vectors(700, seed: 601)
+        let (y, _) = Self.vectors(700, seed: 602)
+        let lastStart = 700 - taps
+        for wide in [true, false] {
+            for pair in [true, false] {
+                // Start mid-stream: frame 5 of the ratio.
+                let first = 5
+                var start = first * m / phases, phase = first * m % phases
+                var out0 = [Float](repeating: .nan, count: 1000), out1 = [Float](repeating: .nan, count: 1000)
+                let n = x.withUnsafeBufferPointer { xp in
+                    y.withUnsafeBufferPointer { yp in
+                        out1.withUnsafeMutableBufferPointer { o1 in
+                            wide ? oca_polyphase_f32_avx2(xp.baseAddress, pair ? yp.baseAddress : nil, table, taps, phases, m / phases,
+                                                          m % phases, lastStart, 1000, &start, &phase, &out0, o1.baseAddress)
+                                 : oca_polyphase_f64acc_avx2(xp.baseAddress, pair ? yp.baseAddress : nil, table, taps, phases, m / phases,
+                                                             m % phases, lastStart, 1000, &start, &phase, &out0, o1.baseAddress)
+                        }
+                    }
+                }
+                // Frames first ... first + n - 1 have windows starting at most at lastStart; the next does not.
+                let expectedCount = (0...).first { (first + $0) * m / phases > lastStart }!
+                #expect(n == expectedCount, "wide \(wide) pair \(pair)")
+                #expect(start == (first + n) * m / phases && phase == (first + n) * m % phases)
+                for i in 0..<n {
+                    let frame = first + i, s = frame * m / phases, row = Array(table[(frame * m % phases) * taps..<(frame * m % phases + 1) * taps])
+                    let want0 = wide ? oca_dot_f32_avx2(Array(x[s..<s + taps]), row, taps) : oca_dot_f64acc_avx2(Array(x[s..<s + taps]), row, taps)
+                    let want1 = wide ? oca_dot_f32_avx2(Array(y[s..<s + taps]), row, taps) : oca_dot_f64acc_avx2(Array(y[s..<s + taps]), row, taps)
+                    #expect(out0[i].bitPattern == want0.bitPattern, "wide \(wide) pair \(pair) frame \(frame)")
+                    if pair { #expect(out1[i].bitPattern == want1.bitPattern, "wide \(wide) frame \(frame)") }
+                }
+                if !pair { #expect(out1.allSatisfy { $0.isNaN }, "a single channel leaves out1 alone") }
+                #expect(out0[n...].allSatisfy { $0.isNaN })
+            }
+        }
+    }
+
     /// Max picks Float64 accumulation, the other qualities Float32, each in AVX2 exactly when the CPU has it.
     @Test func qualityChoosesTheKernel() {
         let wide = ResamplerDotKind.cpuHasAVX2FMA
