@@ -19,7 +19,9 @@ public enum SampleRateConverterAlgorithm: Sendable { case linear, sinc }
 /// The sinc converter keeps a polyphase table shared by all channels: exact phases when integral rates
 /// reduce to out/in = L/M with L <= 1024 and L·taps <= 2^19 (44100 -> 48000 is 160/147), otherwise a
 /// cubic-interpolated table addressed by a 64-bit fixed-point time accumulator (drift below 2^-64 frame
-/// per output frame). Downsampling stretches the kernel so the cutoff follows the output Nyquist.
+/// per output frame). Downsampling stretches the kernel so the cutoff follows the output Nyquist. With the
+/// AVX2 kernels, exact phases run in one C loop per block over a copy of the table whose rows are in the
+/// order the stream visits them, so coefficients stream in sequence instead of jumping M rows a frame.
 ///
 /// `convert` is real-time safe: it touches only storage allocated in `init`, takes no locks and makes
 /// no system calls. Input is staged in a per-channel history buffer; when a call passes more input than
@@ -41,6 +43,10 @@ public final class SampleRateConverter {
     /// Exact mode: L rows, one per phase. Interpolated mode: P intervals of 4 rows (cubic). Linear: unused.
     let phases: Int
     let table: UnsafeMutablePointer<Float>
+    /// Exact mode with the AVX2 kernels: the rows of `table` in the order a stream visits them (row r holds
+    /// phase r·stepNumerator mod L), so the C loop reads coefficients in sequence; `rowOfPhase` maps back.
+    private let visitTable: UnsafeMutablePointer<Float>?
+    private let rowOfPhase: UnsafeMutablePointer<Int>?
     private let phaseBits: Int
     /// Interpolated mode: the coefficients for the current output frame.
     private let coefficients: UnsafeMutablePointer<Float>
@@ -132,10 +138,24 @@ public final class SampleRateConverter {
         coefficients = .allocate(capacity: max(taps, 1))
         coefficients.initialize(repeating: 0, count: max(taps, 1))
 
+        var visitTable: UnsafeMutablePointer<Float>?, rowOfPhase: UnsafeMutablePointer<Int>?
         if mode == .exactPhases {
             stepWhole = m / l
             stepNumerator = m % l
             stepFraction = 0
+            switch dotKind {
+            case .float32AVX2, .float64AVX2:
+                let rows = UnsafeMutablePointer<Float>.allocate(capacity: l * taps)
+                let map = UnsafeMutablePointer<Int>.allocate(capacity: l)
+                for r in 0..<l {
+                    let p = r * (m % l) % l
+                    map[p] = r
+                    (rows + r * taps).update(from: table + p * taps, count: taps)
+                }
+                (visitTable, rowOfPhase) = (rows, map)
+            case .float32, .float64:
+                break
+            }
         } else if l > 0 {
             stepWhole = m / l
             stepNumerator = 0
@@ -149,6 +169,8 @@ public final class SampleRateConverter {
             stepFraction = scaled >= 0x1p64 ? UInt64.max : UInt64(scaled)
         }
 
+        self.visitTable = visitTable
+        self.rowOfPhase = rowOfPhase
         primeFrames = max(taps / 2 - 1, 0)
         stride = taps + max(4096, 4 * (stepWhole + 1))
         history = .allocate(capacity: channels * stride)
@@ -158,6 +180,8 @@ public final class SampleRateConverter {
 
     deinit {
         table.deallocate()
+        visitTable?.deallocate()
+        rowOfPhase?.deallocate()
         coefficients.deallocate()
         history.deallocate()
     }
@@ -351,24 +375,25 @@ public final class SampleRateConverter {
         case .exactPhases:
             var p = phase
             let l = phases, numerator = stepNumerator, table = UnsafePointer(self.table)
-            let inC: Bool, wide: Bool
-            switch dotKind {
-            case .float32AVX2: (inC, wide) = (true, true)
-            case .float64AVX2: (inC, wide) = (true, false)
-            case .float32, .float64: (inC, wide) = (false, false)
-            }
-            if inC {
+            if let rows = visitTable, let rowOfPhase {
                 // The whole loop in C, a pair of channels a call: each call runs the same frames.
+                var wide = true
+                switch dotKind {
+                case .float64AVX2, .float64: wide = false
+                case .float32AVX2, .float32: break
+                }
                 var c = 0
                 var next = (start, p)
                 while c < channels {
-                    var s = start, q = p
+                    var s = start, q = p, r = rowOfPhase[p]
                     let x = UnsafePointer(history + c * stride)
                     let y = c + 1 < channels ? UnsafePointer(history + (c + 1) * stride) : nil
                     let out0 = output[c] + offset, out1 = c + 1 < channels ? output[c + 1] + offset : nil
                     n = wide
-                        ? oca_polyphase_f32_avx2(x, y, table, k, l, whole, numerator, lastStart, count, &s, &q, out0, out1)
-                        : oca_polyphase_f64acc_avx2(x, y, table, k, l, whole, numerator, lastStart, count, &s, &q, out0, out1)
+                        ? oca_polyphase_f32_avx2(x, y, rows, k, l, whole, numerator, lastStart, count, &s, &q, &r,
+                                                 out0, out1)
+                        : oca_polyphase_f64acc_avx2(x, y, rows, k, l, whole, numerator, lastStart, count, &s, &q, &r,
+                                                    out0, out1)
                     next = (s, q)
                     c += 2
                 }

@@ -84,6 +84,12 @@ import Testing
     func polyphaseLoopEqualsPerFrameKernels() {
         let taps = 24, phases = 160, m = 147  // 44100 -> 48000
         let (table, _) = Self.vectors(taps * phases, seed: 600)
+        // The loop reads the rows in visiting order: row r holds phase r·M mod L.
+        var visits: [Float] = []
+        for r in 0..<phases {
+            let phase = r * m % phases
+            visits += table[phase * taps..<(phase + 1) * taps]
+        }
         let (x, _) = Self.vectors(700, seed: 601)
         let (y, _) = Self.vectors(700, seed: 602)
         let lastStart = 700 - taps
@@ -91,26 +97,30 @@ import Testing
             for pair in [true, false] {
                 // Start mid-stream: frame 5 of the ratio.
                 let first = 5
-                var start = first * m / phases, phase = first * m % phases
+                var start = first * m / phases, phase = first * m % phases, row = first
                 var out0 = [Float](repeating: .nan, count: 1000), out1 = [Float](repeating: .nan, count: 1000)
                 let n = x.withUnsafeBufferPointer { xp in
                     y.withUnsafeBufferPointer { yp in
                         out1.withUnsafeMutableBufferPointer { o1 in
-                            wide ? oca_polyphase_f32_avx2(xp.baseAddress, pair ? yp.baseAddress : nil, table, taps, phases, m / phases,
-                                                          m % phases, lastStart, 1000, &start, &phase, &out0, o1.baseAddress)
-                                 : oca_polyphase_f64acc_avx2(xp.baseAddress, pair ? yp.baseAddress : nil, table, taps, phases, m / phases,
-                                                             m % phases, lastStart, 1000, &start, &phase, &out0, o1.baseAddress)
+                            let (a, b) = (xp.baseAddress, pair ? yp.baseAddress : nil)
+                            return wide
+                                ? oca_polyphase_f32_avx2(a, b, visits, taps, phases, m / phases, m % phases, lastStart, 1000,
+                                                         &start, &phase, &row, &out0, o1.baseAddress)
+                                : oca_polyphase_f64acc_avx2(a, b, visits, taps, phases, m / phases, m % phases, lastStart, 1000,
+                                                            &start, &phase, &row, &out0, o1.baseAddress)
                         }
                     }
                 }
                 // Frames first ... first + n - 1 have windows starting at most at lastStart; the next does not.
                 let expectedCount = (0...).first { (first + $0) * m / phases > lastStart }!
                 #expect(n == expectedCount, "wide \(wide) pair \(pair)")
-                #expect(start == (first + n) * m / phases && phase == (first + n) * m % phases)
+                let next = first + n
+                #expect(start == next * m / phases && phase == next * m % phases && row == next % phases)
                 for i in 0..<n {
-                    let frame = first + i, s = frame * m / phases, row = Array(table[(frame * m % phases) * taps..<(frame * m % phases + 1) * taps])
-                    let want0 = wide ? oca_dot_f32_avx2(Array(x[s..<s + taps]), row, taps) : oca_dot_f64acc_avx2(Array(x[s..<s + taps]), row, taps)
-                    let want1 = wide ? oca_dot_f32_avx2(Array(y[s..<s + taps]), row, taps) : oca_dot_f64acc_avx2(Array(y[s..<s + taps]), row, taps)
+                    let frame = first + i, s = frame * m / phases, p = frame * m % phases
+                    let h = Array(table[p * taps..<(p + 1) * taps]), wx = Array(x[s..<s + taps]), wy = Array(y[s..<s + taps])
+                    let want0 = wide ? oca_dot_f32_avx2(wx, h, taps) : oca_dot_f64acc_avx2(wx, h, taps)
+                    let want1 = wide ? oca_dot_f32_avx2(wy, h, taps) : oca_dot_f64acc_avx2(wy, h, taps)
                     #expect(out0[i].bitPattern == want0.bitPattern, "wide \(wide) pair \(pair) frame \(frame)")
                     if pair { #expect(out1[i].bitPattern == want1.bitPattern, "wide \(wide) frame \(frame)") }
                 }

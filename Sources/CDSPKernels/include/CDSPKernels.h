@@ -41,18 +41,20 @@ OCA_DSP_KERNEL void oca_dot2_f64acc_avx2(const float *x, const float *y, const f
 
 /// The resampler's exact-phase loop (SampleRateConverter.produce) for one pair of channels `x`, `y` (or one
 /// channel `x` when `y` is NULL, `out1` then unused), with oca_dot2_f32_avx2's sums: output frame n of up to
-/// `count` reads the window at `*start` through row `*phase` of `table` (`phases` rows of `taps`), then the phase
-/// advances by `numerator` and the window by `whole`, one frame more when the phase wraps past `phases`. Stops
-/// before a window would begin past `lastStart`; returns the frames written and leaves `*start`, `*phase` at the
-/// next frame's. One call per block of frames instead of one per frame (AVX2 + FMA only).
+/// `count` reads the window at `*start` through row `*row` of `table`, then the phase advances by `numerator`
+/// and the window by `whole`, one frame more when the phase wraps past `phases`. The `phases` rows of `taps`
+/// are stored in the order a stream visits them (row r holds phase r·numerator mod phases; `*row` is the
+/// row of `*phase`), so the coefficients stream from memory in sequence. Stops before a window would begin
+/// past `lastStart`; returns the frames written and leaves `*start`, `*phase`, `*row` at the next frame's.
+/// One call per block of frames instead of one per frame (AVX2 + FMA only).
 OCA_DSP_KERNEL long oca_polyphase_f32_avx2(const float *x, const float *y, const float *table, long taps, long phases,
                                            long whole, long numerator, long lastStart, long count, long *start,
-                                           long *phase, float *out0, float *out1);
+                                           long *phase, long *row, float *out0, float *out1);
 
 /// oca_polyphase_f32_avx2 with oca_dot2_f64acc_avx2's sums (the Max quality; AVX2 + FMA only).
 OCA_DSP_KERNEL long oca_polyphase_f64acc_avx2(const float *x, const float *y, const float *table, long taps,
                                               long phases, long whole, long numerator, long lastStart, long count,
-                                              long *start, long *phase, float *out0, float *out1);
+                                              long *start, long *phase, long *row, float *out0, float *out1);
 
 #ifdef __cplusplus
 }
