@@ -19,9 +19,10 @@ public enum SampleRateConverterAlgorithm: Sendable { case linear, sinc }
 /// The sinc converter keeps a polyphase table shared by all channels: exact phases when integral rates
 /// reduce to out/in = L/M with L <= 1024 and L·taps <= 2^19 (44100 -> 48000 is 160/147), otherwise a
 /// cubic-interpolated table addressed by a 64-bit fixed-point time accumulator (drift below 2^-64 frame
-/// per output frame). Downsampling stretches the kernel so the cutoff follows the output Nyquist. With the
-/// AVX2 kernels, exact phases run in one C loop per block over a copy of the table whose rows are in the
-/// order the stream visits them, so coefficients stream in sequence instead of jumping M rows a frame.
+/// per output frame). Downsampling stretches the kernel so the cutoff follows the output Nyquist. Exact
+/// phases are read from a copy of the table whose rows are in the order the stream visits them, so
+/// coefficients stream in sequence instead of jumping M rows a frame; with the AVX2 kernels that loop runs
+/// in C, one call per block.
 ///
 /// `convert` is real-time safe: it touches only storage allocated in `init`, takes no locks and makes
 /// no system calls. Input is staged in a per-channel history buffer; when a call passes more input than
@@ -43,8 +44,8 @@ public final class SampleRateConverter {
     /// Exact mode: L rows, one per phase. Interpolated mode: P intervals of 4 rows (cubic). Linear: unused.
     let phases: Int
     let table: UnsafeMutablePointer<Float>
-    /// Exact mode with the AVX2 kernels: the rows of `table` in the order a stream visits them (row r holds
-    /// phase r·stepNumerator mod L), so the C loop reads coefficients in sequence; `rowOfPhase` maps back.
+    /// Exact mode: the rows of `table` in the order a stream visits them (row r holds phase r·stepNumerator
+    /// mod L), which the filter loops read, so coefficients stream in sequence; `rowOfPhase` maps back.
     private let visitTable: UnsafeMutablePointer<Float>?
     private let rowOfPhase: UnsafeMutablePointer<Int>?
     private let phaseBits: Int
@@ -143,19 +144,14 @@ public final class SampleRateConverter {
             stepWhole = m / l
             stepNumerator = m % l
             stepFraction = 0
-            switch dotKind {
-            case .float32AVX2, .float64AVX2:
-                let rows = UnsafeMutablePointer<Float>.allocate(capacity: l * taps)
-                let map = UnsafeMutablePointer<Int>.allocate(capacity: l)
-                for r in 0..<l {
-                    let p = r * (m % l) % l
-                    map[p] = r
-                    (rows + r * taps).update(from: table + p * taps, count: taps)
-                }
-                (visitTable, rowOfPhase) = (rows, map)
-            case .float32, .float64:
-                break
+            let rows = UnsafeMutablePointer<Float>.allocate(capacity: l * taps)
+            let map = UnsafeMutablePointer<Int>.allocate(capacity: l)
+            for r in 0..<l {
+                let p = r * (m % l) % l
+                map[p] = r
+                (rows + r * taps).initialize(from: table + p * taps, count: taps)
             }
+            (visitTable, rowOfPhase) = (rows, map)
         } else if l > 0 {
             stepWhole = m / l
             stepNumerator = 0
@@ -373,34 +369,38 @@ public final class SampleRateConverter {
         case .passThrough:
             break
         case .exactPhases:
-            var p = phase
-            let l = phases, numerator = stepNumerator, table = UnsafePointer(self.table)
-            if let rows = visitTable, let rowOfPhase {
+            // Exact mode always has the visiting-order table.
+            guard let rows = visitTable, let rowOfPhase else { break }
+            var p = phase, r = rowOfPhase[p]
+            let l = phases, numerator = stepNumerator
+            var inC = true, wide = true
+            switch dotKind {
+            case .float32AVX2: break
+            case .float64AVX2: wide = false
+            case .float32, .float64: inC = false
+            }
+            if inC {
                 // The whole loop in C, a pair of channels a call: each call runs the same frames.
-                var wide = true
-                switch dotKind {
-                case .float64AVX2, .float64: wide = false
-                case .float32AVX2, .float32: break
-                }
                 var c = 0
-                var next = (start, p)
+                var next = (start, p, r)
                 while c < channels {
-                    var s = start, q = p, r = rowOfPhase[p]
+                    var s = start, q = p, row = r
                     let x = UnsafePointer(history + c * stride)
                     let y = c + 1 < channels ? UnsafePointer(history + (c + 1) * stride) : nil
                     let out0 = output[c] + offset, out1 = c + 1 < channels ? output[c + 1] + offset : nil
                     n = wide
-                        ? oca_polyphase_f32_avx2(x, y, rows, k, l, whole, numerator, lastStart, count, &s, &q, &r,
+                        ? oca_polyphase_f32_avx2(x, y, rows, k, l, whole, numerator, lastStart, count, &s, &q, &row,
                                                  out0, out1)
-                        : oca_polyphase_f64acc_avx2(x, y, rows, k, l, whole, numerator, lastStart, count, &s, &q, &r,
+                        : oca_polyphase_f64acc_avx2(x, y, rows, k, l, whole, numerator, lastStart, count, &s, &q, &row,
                                                     out0, out1)
-                    next = (s, q)
+                    next = (s, q, row)
                     c += 2
                 }
-                (start, p) = next
+                (start, p, r) = next
             }
             while n < count && start <= lastStart {
-                filter(output, offset + n, history + start, stride, channels, table + p * k, k)
+                filter(output, offset + n, history + start, stride, channels, rows + r * k, k)
+                r = r + 1 == l ? 0 : r + 1
                 p += numerator
                 start += whole
                 if p >= l { p -= l; start += 1 }
