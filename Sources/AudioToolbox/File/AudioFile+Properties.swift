@@ -1,237 +1,232 @@
 import Foundation
 
-/// AudioFile properties and global info.
+/// AudioFile properties, one row each (see `ObjectProperty`): AudioFileGetPropertyInfo, GetProperty and
+/// SetProperty are answered from `propertyTable` alone, so Info's size is the size Get writes.
 extension AudioFileObject {
     static let objectSize = UInt32(MemoryLayout<UnsafeRawPointer>.size)
 
-    func propertyInfo(_ id: AudioFilePropertyID) -> (UInt32, Bool)? {
-        switch id {
-        case kAudioFilePropertyFileFormat: return (4, false)
-        case kAudioFilePropertyDataFormat: return (UInt32(MemoryLayout<AudioStreamBasicDescription>.size), layout.dataByteCount == 0 && writable)
-        case kAudioFilePropertyIsOptimized, kAudioFilePropertyMaximumPacketSize, kAudioFilePropertyPacketSizeUpperBound,
-             kAudioFilePropertySourceBitDepth:
-            return (4, false)
-        case kAudioFilePropertyAudioDataByteCount, kAudioFilePropertyAudioDataPacketCount, kAudioFilePropertyDataOffset:
-            return (8, false)
-        case kAudioFilePropertyBitRate: return (4, false)
-        case kAudioFilePropertyAudioTrackCount: return (4, false)
+    /// A set of a property that exists but cannot be written now: a read-only file answers
+    /// kAudioFilePermissionsError, a writable one kAudioFileOperationNotSupportedError.
+    static let propertyTable = ObjectPropertyTable<AudioFileObject>(propertyRows, statuses: .init(
+        unsupported: kAudioFileUnsupportedPropertyError, badSize: kAudioFileBadPropertySizeError,
+        notWritable: { $0.writable ? kAudioFileOperationNotSupportedError : kAudioFilePermissionsError }))
+
+    typealias Row = ObjectProperty<AudioFileObject>
+
+    static let propertyRows: [Row] = [
+        .value(kAudioFilePropertyFileFormat, AudioFileTypeID.self, get: { $0.layout.fileType }),
+        .value(kAudioFilePropertyDataFormat, AudioStreamBasicDescription.self,
+               writable: .when { $0.layout.dataByteCount == 0 && $0.writable }, exactSize: false,
+               get: { $0.layout.format }, set: { f, format in f.setDataFormat(format) }),
+        .value(kAudioFilePropertyIsOptimized, UInt32.self, get: { $0.isOptimized ? 1 : 0 }),
+        .value(kAudioFilePropertyMaximumPacketSize, UInt32.self, get: { $0.maximumPacketSize }),
+        // Without reading every packet: the largest seen, or a bound from the frames a packet holds.
+        .value(kAudioFilePropertyPacketSizeUpperBound, UInt32.self,
+               get: { $0.isVariable ? max($0.maximumPacketSize, 1) : $0.layout.format.mBytesPerPacket }),
+        .value(kAudioFilePropertySourceBitDepth, UInt32.self, get: { $0.layout.format.mBitsPerChannel }),
+        .value(kAudioFilePropertyAudioDataByteCount, UInt64.self, get: { UInt64($0.layout.dataByteCount) }),
+        .value(kAudioFilePropertyAudioDataPacketCount, UInt64.self, get: { UInt64($0.packetCount) }),
+        .value(kAudioFilePropertyDataOffset, Int64.self, get: { $0.layout.dataOffset }),
+        .value(kAudioFilePropertyBitRate, UInt32.self, get: { $0.bitRate }),
+        .value(kAudioFilePropertyAudioTrackCount, UInt32.self, get: { $0.layout.audioTrackCount }),
         // Which track is read: settable on an MPEG-4 file opened for reading (the packets then come from that track).
-        case kAudioFilePropertyUseAudioTrack: return (4, !writable && [kAudioFileM4AType, kAudioFileMPEG4Type, kAudioFileM4BType].contains(layout.fileType))
-        case kAudioFilePropertyEstimatedDuration: return (8, false)
-        case kAudioFilePropertyMagicCookieData:
-            // CAF: before audio, or after it a replacement of the same size (setMagicCookie checks the size).
-            let caf = layout.fileType == kAudioFileCAFType && (layout.dataByteCount == 0 || layout.magicCookie != nil)
-            let settable = writable && (caf || layout.fileType == kAudioFileFLACType || isWrittenMP4)
-            guard let cookie = layout.magicCookie else { return settable ? (0, true) : nil }
-            return (UInt32(cookie.count), settable)
-        case kAudioFilePropertyChannelLayout:
-            guard let l = layout.channelLayout else { return writable && layout.dataByteCount == 0 ? (0, true) : nil }
-            return (UInt32(l.count), writable && layout.dataByteCount == 0)
-        // Settable where the file keeps it as text: MPEG-4 written here ('ilst' items, built with the 'moov') and CAF
-        // (an 'info' chunk after the audio data).
-        case kAudioFilePropertyInfoDictionary:
-            return (Self.objectSize, writable && (isWrittenMP4 || layout.fileType == kAudioFileCAFType || layout.fileType == kOCAAudioFileOggType))
-        case kAudioFilePropertyMarkerList:
-            guard layout.fileType == kAudioFileCAFType else { return nil }
-            let count = CAFMarkers.markers(layout)?.1.count ?? 0
-            return (UInt32(NumAudioFileMarkersToNumBytes(max(count, 1))), writable)
-        case kAudioFilePropertyRegionList:
-            guard layout.fileType == kAudioFileCAFType, let (_, regions, _) = CAFMarkers.regions(layout) else { return nil }
-            return (UInt32(CAFMarkers.regionListSize(regions)), false)
-        case kAudioFilePropertyPacketTableInfo:
-            let settable = writable && (layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType || isWrittenMP4)
-            guard layout.packetTable != nil || isVariable || settable else { return nil }
-            return (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), settable)
-        case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
-            return (UInt32(MemoryLayout<AudioFramePacketTranslation>.size), false)
-        case kAudioFilePropertyByteToPacket, kAudioFilePropertyPacketToByte:
-            return (UInt32(MemoryLayout<AudioBytePacketTranslation>.size), false)
-        case kAudioFilePropertyReserveDuration: return (8, writable)
-        default: return nil
-        }
+        .value(kAudioFilePropertyUseAudioTrack, UInt32.self,
+               writable: .when { !$0.writable && [kAudioFileM4AType, kAudioFileMPEG4Type, kAudioFileM4BType].contains($0.layout.fileType) },
+               get: { $0.layout.audioTrack }, set: { f, track in f.useAudioTrack(track) }),
+        // Valid frames only.
+        .value(kAudioFilePropertyEstimatedDuration, Float64.self,
+               get: { Double($0.playableRange.count) / $0.layout.format.mSampleRate }),
+        .bytes(kAudioFilePropertyMagicCookieData, exists: { $0.layout.magicCookie != nil || $0.cookieSettable },
+               writable: .when { $0.cookieSettable },
+               get: { $0.layout.magicCookie ?? [] }, set: { f, data in f.setMagicCookie(Array(data)) }),
+        .bytes(kAudioFilePropertyChannelLayout, exists: { $0.layout.channelLayout != nil || $0.beforeAudio },
+               writable: .when { $0.beforeAudio }, setSize: .atLeast(12),
+               get: { $0.layout.channelLayout ?? [] }, set: { f, data in f.setChannelLayout(Array(data)) }),
+        // Settable where the file keeps it as text: MPEG-4 written here ('ilst' items, built with the 'moov'), CAF
+        // (an 'info' chunk after the audio data) and Ogg (the comment header).
+        .object(kAudioFilePropertyInfoDictionary,
+                writable: .when { $0.writable && ($0.isWrittenMP4 || [kAudioFileCAFType, kOCAAudioFileOggType].contains($0.layout.fileType)) },
+                get: { $0.infoDictionary() }, set: { f, object in f.setInfoDictionary(object) }),
+        // The size is computed apart: the list's bytes hold +1 retained names. An empty list is its 8-byte header
+        // (Info once reported room for one marker while Get wrote and reported 8).
+        .bytes(kAudioFilePropertyMarkerList, exists: { $0.layout.fileType == kAudioFileCAFType }, writable: .when { $0.writable },
+               size: { UInt32(NumAudioFileMarkersToNumBytes(CAFMarkers.markers($0.layout)?.1.count ?? 0)) },
+               get: { f in
+                   let (smpte, markers) = CAFMarkers.markers(f.layout) ?? (0, [])
+                   return CAFMarkers.markerListBytes(smpte, markers)
+               },
+               set: { f, data in f.setMarkerList(data) }),
+        .bytes(kAudioFilePropertyRegionList,
+               exists: { $0.layout.fileType == kAudioFileCAFType && CAFMarkers.regions($0.layout) != nil }, writable: .never,
+               size: { UInt32(CAFMarkers.regionListSize(CAFMarkers.regions($0.layout)?.1 ?? [])) },
+               get: { f in
+                   guard let (smpte, regions, names) = CAFMarkers.regions(f.layout) else { return [] }
+                   return CAFMarkers.regionListBytes(regions, smpte, names)
+               }),
+        .value(kAudioFilePropertyPacketTableInfo, AudioFilePacketTableInfo.self,
+               exists: { $0.layout.packetTable != nil || $0.isVariable || $0.packetTableSettable },
+               writable: .when { $0.packetTableSettable }, exactSize: false,
+               get: { $0.layout.packetTable ?? AudioFilePacketTableInfo(mNumberValidFrames: $0.totalFrames, mPrimingFrames: 0, mRemainderFrames: 0) },
+               set: { f, table in f.setPacketTableInfo(table) }),
+        .translation(kAudioFilePropertyFrameToPacket, AudioFramePacketTranslation.self) { f, t in f.frameToPacket(&t) },
+        .translation(kAudioFilePropertyPacketToFrame, AudioFramePacketTranslation.self) { f, t in f.packetToFrame(&t) },
+        .translation(kAudioFilePropertyByteToPacket, AudioBytePacketTranslation.self) { f, t in f.byteToPacket(&t) },
+        .translation(kAudioFilePropertyPacketToByte, AudioBytePacketTranslation.self) { f, t in f.packetToByte(&t) },
+        // MPEG-4 written here reserves room for the 'moov' in front of the data; elsewhere nothing is ahead.
+        .value(kAudioFilePropertyReserveDuration, Float64.self, writable: .when { $0.writable },
+               get: { _ in 0 }, set: { f, seconds in f.isWrittenMP4 ? f.reserveMovie(seconds: seconds) : noErr }),
+    ]
+
+    /// Info for `AudioFileGetPropertyInfo`: nil where the file lacks the property.
+    func propertyInfo(_ id: AudioFilePropertyID) -> (UInt32, Bool)? {
+        Self.propertyTable.info(self, id).map { ($0.size, $0.writable) }
     }
 
     func getProperty(_ id: AudioFilePropertyID, _ ioSize: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutableRawPointer) -> OSStatus {
-        guard let (size, _) = propertyInfo(id) else { return kAudioFileUnsupportedPropertyError }
-        guard ioSize.pointee >= size else { return kAudioFileBadPropertySizeError }
-        func put<T>(_ v: T) -> OSStatus {
-            out.storeBytes(of: v, as: T.self)
-            ioSize.pointee = UInt32(MemoryLayout<T>.size)
-            return noErr
-        }
-        let f = layout.format
-        switch id {
-        case kAudioFilePropertyFileFormat: return put(layout.fileType)
-        case kAudioFilePropertyDataFormat: return put(f)
-        case kAudioFilePropertyIsOptimized: return put(UInt32(isOptimized ? 1 : 0))
-        case kAudioFilePropertyMaximumPacketSize: return put(maximumPacketSize)
-        case kAudioFilePropertyPacketSizeUpperBound:
-            // Without reading every packet: the largest seen, or a bound from the frames a packet holds.
-            return put(isVariable ? max(maximumPacketSize, 1) : f.mBytesPerPacket)
-        case kAudioFilePropertySourceBitDepth: return put(f.mBitsPerChannel)
-        case kAudioFilePropertyAudioTrackCount: return put(layout.audioTrackCount)
-        case kAudioFilePropertyUseAudioTrack: return put(layout.audioTrack)
-        case kAudioFilePropertyAudioDataByteCount: return put(UInt64(layout.dataByteCount))
-        case kAudioFilePropertyAudioDataPacketCount: return put(UInt64(packetCount))
-        case kAudioFilePropertyDataOffset: return put(layout.dataOffset)
-        case kAudioFilePropertyBitRate:
-            // Data bits over the playing time (exact for linear PCM, an average for compressed data).
-            let seconds = Double(totalFrames) / f.mSampleRate
-            if f.mFormatID == kAudioFormatLinearPCM || seconds <= 0 { return put(UInt32((f.mSampleRate * Double(f.mBytesPerFrame) * 8).rounded())) }
-            return put(UInt32(min(Double(UInt32.max), (Double(layout.dataByteCount) * 8 / seconds).rounded())))
-        case kAudioFilePropertyEstimatedDuration: return put(Double(playableRange.count) / f.mSampleRate)  // valid frames only
-        case kAudioFilePropertyMagicCookieData, kAudioFilePropertyChannelLayout:
-            let bytes = (id == kAudioFilePropertyMagicCookieData ? layout.magicCookie : layout.channelLayout) ?? []
-            bytes.withUnsafeBytes { if !bytes.isEmpty { out.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) } }
-            ioSize.pointee = UInt32(bytes.count)
-            return noErr
-        case kAudioFilePropertyInfoDictionary:
-            let d = NSMutableDictionary()
-            for (k, v) in layout.info { d[k] = v }
-            d["approximate duration in seconds"] = String(format: "%.3f", Double(playableRange.count) / f.mSampleRate)
-            return put(UnsafeRawPointer(Unmanaged.passRetained(d as NSDictionary).toOpaque()))
-        case kAudioFilePropertyFrameToPacket:
-            var t = out.load(as: AudioFramePacketTranslation.self)
-            guard t.mFrame >= 0 else { return kAudioFileInvalidPacketOffsetError }
-            if let index = layout.packetIndex, f.mFramesPerPacket == 0 {
-                let (packet, offset) = index.packet(containing: t.mFrame, constant: 0)
-                t.mPacket = Int64(packet)
-                t.mFrameOffsetInPacket = UInt32(offset)
-            } else {
-                t.mPacket = t.mFrame / Int64(framesPerPacket)
-                t.mFrameOffsetInPacket = UInt32(t.mFrame % Int64(framesPerPacket))
-            }
-            return put(t)
-        case kAudioFilePropertyPacketToFrame:
-            var t = out.load(as: AudioFramePacketTranslation.self)
-            guard t.mPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
-            if let index = layout.packetIndex, f.mFramesPerPacket == 0 {
-                t.mFrame = index.firstFrame(of: Int(min(t.mPacket, Int64(index.count))), constant: 0) + Int64(t.mFrameOffsetInPacket)
-            } else {
-                t.mFrame = t.mPacket * Int64(framesPerPacket) + Int64(t.mFrameOffsetInPacket)
-            }
-            return put(t)
-        case kAudioFilePropertyByteToPacket:
-            var t = out.load(as: AudioBytePacketTranslation.self)
-            guard t.mByte >= 0 else { return kAudioFileInvalidPacketOffsetError }
-            if let index = layout.packetIndex {
-                // The last packet starting at or before the byte.
-                let offsets = index.offsets
-                var low = 0, high = offsets.count
-                while low < high { let mid = (low + high) / 2; if offsets[mid] <= t.mByte { low = mid + 1 } else { high = mid } }
-                let p = max(low - 1, 0)
-                t.mPacket = Int64(p)
-                t.mByteOffsetInPacket = offsets.isEmpty ? 0 : UInt32(clamping: t.mByte - offsets[p])
-            } else {
-                t.mPacket = t.mByte / bytesPerPacket
-                t.mByteOffsetInPacket = UInt32(t.mByte % bytesPerPacket)
-            }
-            t.mFlags = []
-            return put(t)
-        case kAudioFilePropertyPacketToByte:
-            var t = out.load(as: AudioBytePacketTranslation.self)
-            guard t.mPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
-            if let index = layout.packetIndex {
-                guard t.mPacket < Int64(index.count) else { return kAudioFileInvalidPacketOffsetError }
-                t.mByte = index.offsets[Int(t.mPacket)] + Int64(t.mByteOffsetInPacket)
-            } else {
-                t.mByte = t.mPacket * bytesPerPacket + Int64(t.mByteOffsetInPacket)
-            }
-            t.mFlags = []
-            return put(t)
-        case kAudioFilePropertyReserveDuration:
-            return put(Double(0))
-        case kAudioFilePropertyPacketTableInfo:
-            return put(layout.packetTable ?? AudioFilePacketTableInfo(mNumberValidFrames: totalFrames, mPrimingFrames: 0, mRemainderFrames: 0))
-        case kAudioFilePropertyMarkerList:
-            let (smpte, markers) = CAFMarkers.markers(layout) ?? (0, [])
-            let bytes = CAFMarkers.markerListBytes(smpte, markers)
-            let n = min(Int(ioSize.pointee), bytes.count)
-            bytes.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: n) }
-            ioSize.pointee = UInt32(n)
-            return noErr
-        case kAudioFilePropertyRegionList:
-            guard let (smpte, regions, names) = CAFMarkers.regions(layout) else { return kAudioFileUnsupportedPropertyError }
-            let bytes = CAFMarkers.regionListBytes(regions, smpte, names)
-            bytes.withUnsafeBytes { out.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-            ioSize.pointee = UInt32(bytes.count)
-            return noErr
-        default:
-            return kAudioFileUnsupportedPropertyError
-        }
+        Self.propertyTable.get(self, id, ioSize, out)
     }
 
     func setProperty(_ id: AudioFilePropertyID, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
-        guard let (_, writable) = propertyInfo(id) else { return kAudioFileUnsupportedPropertyError }
-        guard writable else { return self.writable ? kAudioFileOperationNotSupportedError : kAudioFilePermissionsError }
-        switch id {
-        case kAudioFilePropertyChannelLayout:
-            guard size >= 12 else { return kAudioFileBadPropertySizeError }
-            return setChannelLayout(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
-        case kAudioFilePropertyUseAudioTrack:
-            guard size == 4 else { return kAudioFileBadPropertySizeError }
-            let track = data.loadUnaligned(as: UInt32.self)
-            guard track < layout.audioTrackCount else { return kAudio_ParamError }
-            switch MP4Container.parse(store, track: track) {
-            case .success(let other): layout = other
-            case .failure(let e): return e.status
-            }
+        Self.propertyTable.set(self, id, size, data)
+    }
+
+    // MARK: What the rows use
+
+    /// A writable file with no audio data yet (the format and channel layout may still change).
+    private var beforeAudio: Bool { writable && layout.dataByteCount == 0 }
+
+    /// CAF: before audio, or after it a replacement of the same size (setMagicCookie checks the size).
+    private var cookieSettable: Bool {
+        let caf = layout.fileType == kAudioFileCAFType && (layout.dataByteCount == 0 || layout.magicCookie != nil)
+        return writable && (caf || layout.fileType == kAudioFileFLACType || isWrittenMP4)
+    }
+
+    private var packetTableSettable: Bool {
+        writable && (layout.fileType == kAudioFileCAFType || layout.fileType == kAudioFileFLACType || isWrittenMP4)
+    }
+
+    /// Data bits over the playing time (exact for linear PCM, an average for compressed data).
+    private var bitRate: UInt32 {
+        let f = layout.format
+        let seconds = Double(totalFrames) / f.mSampleRate
+        if f.mFormatID == kAudioFormatLinearPCM || seconds <= 0 { return UInt32((f.mSampleRate * Double(f.mBytesPerFrame) * 8).rounded()) }
+        return UInt32(min(Double(UInt32.max), (Double(layout.dataByteCount) * 8 / seconds).rounded()))
+    }
+
+    private func infoDictionary() -> NSDictionary {
+        let d = NSMutableDictionary()
+        for (k, v) in layout.info { d[k] = v }
+        d["approximate duration in seconds"] = String(format: "%.3f", Double(playableRange.count) / layout.format.mSampleRate)
+        return d
+    }
+
+    private func setDataFormat(_ f: AudioStreamBasicDescription) -> OSStatus {
+        switch container.create(format: f, channelLayout: layout.channelLayout, magicCookie: layout.magicCookie) {
+        case .failure(let e): return e.status
+        case .success(let (header, newLayout)):
+            guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
+            layout = newLayout
             return noErr
-        case kAudioFilePropertyReserveDuration:
-            guard size == 8 else { return kAudioFileBadPropertySizeError }
-            // MPEG-4 written here reserves room for the 'moov' in front of the data; elsewhere nothing is ahead.
-            return isWrittenMP4 ? reserveMovie(seconds: data.loadUnaligned(as: Float64.self)) : noErr
-        case kAudioFilePropertyInfoDictionary:
-            guard size >= Self.objectSize else { return kAudioFileBadPropertySizeError }
-            guard let raw = data.loadUnaligned(as: UnsafeRawPointer?.self),
-                  let dictionary = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? NSDictionary else { return kAudio_ParamError }
-            var info: [String: String] = [:]
-            for (key, value) in dictionary {
-                guard let k = key as? String else { continue }
-                if let v = value as? String { info[k] = v } else if let n = value as? NSNumber { info[k] = n.stringValue }
-            }
-            if layout.fileType == kAudioFileCAFType {
-                layout.trailingChunks.removeAll { $0.0 == CAFContainer.info }
-                if !info.isEmpty { layout.trailingChunks.append((CAFContainer.info, CAFContainer.infoBody(info))) }
-            } else if layout.fileType == kOCAAudioFileOggType {
-                // The comments are the second header packet: set before the first audio packet.
-                let old = layout.info
-                layout.info = info
-                let status = rewriteOggHeader()
-                if status != noErr { layout.info = old; return status }
-            } else if !isWrittenMP4 {
-                return kAudioFileUnsupportedPropertyError
-            }
+        }
+    }
+
+    private func useAudioTrack(_ track: UInt32) -> OSStatus {
+        guard track < layout.audioTrackCount else { return kAudio_ParamError }
+        switch MP4Container.parse(store, track: track) {
+        case .success(let other): layout = other
+        case .failure(let e): return e.status
+        }
+        return noErr
+    }
+
+    private func setInfoDictionary(_ object: AnyObject?) -> OSStatus {
+        guard let dictionary = object as? NSDictionary else { return kAudio_ParamError }
+        var info: [String: String] = [:]
+        for (key, value) in dictionary {
+            guard let k = key as? String else { continue }
+            if let v = value as? String { info[k] = v } else if let n = value as? NSNumber { info[k] = n.stringValue }
+        }
+        if layout.fileType == kAudioFileCAFType {
+            layout.trailingChunks.removeAll { $0.0 == CAFContainer.info }
+            if !info.isEmpty { layout.trailingChunks.append((CAFContainer.info, CAFContainer.infoBody(info))) }
+        } else if layout.fileType == kOCAAudioFileOggType {
+            // The comments are the second header packet: set before the first audio packet.
+            let old = layout.info
             layout.info = info
-            markHeaderDirty()
-            return noErr
-        case kAudioFilePropertyMagicCookieData:
-            return setMagicCookie(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
-        case kAudioFilePropertyPacketTableInfo:
-            guard size >= UInt32(MemoryLayout<AudioFilePacketTableInfo>.size) else { return kAudioFileBadPropertySizeError }
-            return setPacketTableInfo(data.loadUnaligned(as: AudioFilePacketTableInfo.self))
-        case kAudioFilePropertyMarkerList:
-            guard let (smpte, markers) = CAFMarkers.parseMarkerList(data, size: Int(size)) else { return kAudioFileBadPropertySizeError }
-            layout.userData.removeAll { $0.0 == CAFMarkers.mark || $0.0 == CAFMarkers.strg }
-            layout.trailingChunks.removeAll { $0.0 == CAFMarkers.mark || $0.0 == CAFMarkers.strg }
-            let chunks = CAFMarkers.chunks(smpte, markers)
-            layout.trailingChunks += chunks
-            layout.userData += chunks
-            markHeaderDirty()
-            return noErr
-        case kAudioFilePropertyDataFormat:
-            guard size >= 40 else { return kAudioFileBadPropertySizeError }
-            let f = data.loadUnaligned(as: AudioStreamBasicDescription.self)
-            switch container.create(format: f, channelLayout: layout.channelLayout, magicCookie: layout.magicCookie) {
-            case .failure(let e): return e.status
-            case .success(let (header, newLayout)):
-                guard store.write(at: 0, header), store.truncate(to: Int64(header.count)) else { return store.writeFailure }
-                layout = newLayout
-                return noErr
-            }
-        default:
+            let status = rewriteOggHeader()
+            if status != noErr { layout.info = old; return status }
+        } else if !isWrittenMP4 {
             return kAudioFileUnsupportedPropertyError
         }
+        layout.info = info
+        markHeaderDirty()
+        return noErr
+    }
+
+    private func setMarkerList(_ data: UnsafeRawBufferPointer) -> OSStatus {
+        guard let base = data.baseAddress, let (smpte, markers) = CAFMarkers.parseMarkerList(base, size: data.count) else {
+            return kAudioFileBadPropertySizeError
+        }
+        layout.userData.removeAll { $0.0 == CAFMarkers.mark || $0.0 == CAFMarkers.strg }
+        layout.trailingChunks.removeAll { $0.0 == CAFMarkers.mark || $0.0 == CAFMarkers.strg }
+        let chunks = CAFMarkers.chunks(smpte, markers)
+        layout.trailingChunks += chunks
+        layout.userData += chunks
+        markHeaderDirty()
+        return noErr
+    }
+
+    private func frameToPacket(_ t: inout AudioFramePacketTranslation) -> OSStatus {
+        guard t.mFrame >= 0 else { return kAudioFileInvalidPacketOffsetError }
+        if let index = layout.packetIndex, layout.format.mFramesPerPacket == 0 {
+            let (packet, offset) = index.packet(containing: t.mFrame, constant: 0)
+            t.mPacket = Int64(packet)
+            t.mFrameOffsetInPacket = UInt32(offset)
+        } else {
+            t.mPacket = t.mFrame / Int64(framesPerPacket)
+            t.mFrameOffsetInPacket = UInt32(t.mFrame % Int64(framesPerPacket))
+        }
+        return noErr
+    }
+
+    private func packetToFrame(_ t: inout AudioFramePacketTranslation) -> OSStatus {
+        guard t.mPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
+        if let index = layout.packetIndex, layout.format.mFramesPerPacket == 0 {
+            t.mFrame = index.firstFrame(of: Int(min(t.mPacket, Int64(index.count))), constant: 0) + Int64(t.mFrameOffsetInPacket)
+        } else {
+            t.mFrame = t.mPacket * Int64(framesPerPacket) + Int64(t.mFrameOffsetInPacket)
+        }
+        return noErr
+    }
+
+    private func byteToPacket(_ t: inout AudioBytePacketTranslation) -> OSStatus {
+        guard t.mByte >= 0 else { return kAudioFileInvalidPacketOffsetError }
+        if let index = layout.packetIndex {
+            // The last packet starting at or before the byte.
+            let offsets = index.offsets
+            var low = 0, high = offsets.count
+            while low < high { let mid = (low + high) / 2; if offsets[mid] <= t.mByte { low = mid + 1 } else { high = mid } }
+            let p = max(low - 1, 0)
+            t.mPacket = Int64(p)
+            t.mByteOffsetInPacket = offsets.isEmpty ? 0 : UInt32(clamping: t.mByte - offsets[p])
+        } else {
+            t.mPacket = t.mByte / bytesPerPacket
+            t.mByteOffsetInPacket = UInt32(t.mByte % bytesPerPacket)
+        }
+        t.mFlags = []
+        return noErr
+    }
+
+    private func packetToByte(_ t: inout AudioBytePacketTranslation) -> OSStatus {
+        guard t.mPacket >= 0 else { return kAudioFileInvalidPacketOffsetError }
+        if let index = layout.packetIndex {
+            guard t.mPacket < Int64(index.count) else { return kAudioFileInvalidPacketOffsetError }
+            t.mByte = index.offsets[Int(t.mPacket)] + Int64(t.mByteOffsetInPacket)
+        } else {
+            t.mByte = t.mPacket * bytesPerPacket + Int64(t.mByteOffsetInPacket)
+        }
+        t.mFlags = []
+        return noErr
     }
 }
 

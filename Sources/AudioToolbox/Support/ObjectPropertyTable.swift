@@ -1,0 +1,74 @@
+/// An object kind's property table (see `ObjectProperty`) and the one dispatcher for Apple's
+/// GetPropertyInfo, GetProperty and SetProperty on it, answering the kind's own status codes.
+struct ObjectPropertyTable<Object>: @unchecked Sendable {
+    /// The statuses one object kind answers.
+    struct Statuses {
+        /// An ID the object does not have (Info, Get and Set).
+        let unsupported: OSStatus
+        /// A Get buffer smaller than Info's size, or a set of a size the row does not accept.
+        let badSize: OSStatus
+        /// A set of a property that exists but is not writable now (AudioFile tells a read-only file apart).
+        let notWritable: (Object) -> OSStatus
+    }
+
+    /// The rows by ID, in the order given: the first whose `exists` holds answers.
+    private let rows: [UInt32: [ObjectProperty<Object>]]
+    let statuses: Statuses
+
+    init(_ rows: [ObjectProperty<Object>], statuses: Statuses) {
+        self.rows = Dictionary(grouping: rows, by: \.id)
+        self.statuses = statuses
+    }
+
+    /// Every ID a row names (the object may not have all of them now).
+    var ids: [UInt32] { rows.keys.sorted() }
+
+    /// The row that answers `id` for the object now.
+    func row(_ object: Object, _ id: UInt32) -> ObjectProperty<Object>? {
+        rows[id]?.first { $0.exists(object) }
+    }
+
+    /// Info: the size Get writes and whether a set may succeed now; nil where the object lacks the property.
+    func info(_ object: Object, _ id: UInt32) -> (size: UInt32, writable: Bool)? {
+        guard let row = row(object, id) else { return nil }
+        return (row.size(object), isWritable(row, object))
+    }
+
+    /// Info as Apple's calls answer it: the kind's unsupported status, or the size and writability.
+    func info(_ object: Object, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+        guard let (size, writable) = info(object, id) else { return statuses.unsupported }
+        outSize?.pointee = size
+        outWritable?.pointee = writable ? 1 : 0
+        return noErr
+    }
+
+    /// Get: at least Info's size in, exactly Info's size out (the buffer also carries a translation's input).
+    func get(_ object: Object, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutableRawPointer) -> OSStatus {
+        guard let row = row(object, id) else { return statuses.unsupported }
+        let size = row.size(object)
+        guard ioSize.pointee >= size else { return statuses.badSize }
+        let status = row.read(object, out, size)
+        if status == noErr { ioSize.pointee = size }
+        return status
+    }
+
+    /// Set: the row must exist, be writable now and accept the size; then its writer decides.
+    func set(_ object: Object, _ id: UInt32, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
+        guard let row = row(object, id) else { return statuses.unsupported }
+        guard let write = row.write, isWritable(row, object) else { return statuses.notWritable(object) }
+        switch row.setSize {
+        case .exactly(let n): guard size == n else { return statuses.badSize }
+        case .atLeast(let n): guard size >= n else { return statuses.badSize }
+        case .current: guard size == row.size(object) else { return statuses.badSize }
+        }
+        return write(object, UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+
+    private func isWritable(_ row: ObjectProperty<Object>, _ object: Object) -> Bool {
+        switch row.writability {
+        case .never: false
+        case .always: true
+        case .when(let condition): condition(object)
+        }
+    }
+}
