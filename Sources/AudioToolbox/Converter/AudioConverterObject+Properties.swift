@@ -1,45 +1,55 @@
-/// AudioConverter properties: a codec's own (cookies, prime info, bit rate, quality, packet sizes) on
-/// the compressed side, the PCM stage's for everything else.
+/// AudioConverter properties, one row each (see `ObjectProperty`): a codec's own (cookies, prime info, bit
+/// rate, quality, packet sizes) first, the PCM stage's rows behind them. A row answers where its `exists`
+/// holds, else the next row with that ID does.
 extension AudioConverterObject {
     private var encoder: PacketEncoder? { encodeStage?.encoder }
 
-    /// A codec property's (size, writable), nil when the PCM stage answers.
-    private func codecPropertyInfo(_ id: AudioConverterPropertyID) -> (UInt32, Bool)?? {
-        switch id {
-        case kAudioConverterCurrentInputStreamDescription, kAudioConverterCurrentOutputStreamDescription:
-            return .some((UInt32(MemoryLayout<AudioStreamBasicDescription>.size), false))
-        case kAudioConverterDecompressionMagicCookie:
-            guard decodeStage != nil else { return .some(nil) }
-            return .some((UInt32(decompressionCookie?.count ?? 0), true))
-        case kAudioConverterCompressionMagicCookie:
-            guard let encoder else { return .some(nil) }
-            return .some((UInt32(encoder.magicCookie?.count ?? 0), false))
-        case kAudioCodecPropertyBitRateControlMode:
-            guard let settings = encoder?.settings else { return .some(nil) }
-            return .some((4, !settings.bitRateControlModes.isEmpty))
-        case kAudioConverterEncodeBitRate, kAudioConverterCodecQuality:
-            guard encoder?.settings != nil else { return .some(nil) }
-            return .some((4, true))
-        case kAudioConverterAvailableEncodeBitRates, kAudioConverterApplicableEncodeBitRates:
-            guard let settings = encoder?.settings else { return .some(nil) }
-            return .some((UInt32(settings.availableBitRates.count * MemoryLayout<AudioValueRange>.size), false))
-        case kAudioConverterPrimeInfo where encoder != nil:
-            return .some((UInt32(MemoryLayout<AudioConverterPrimeInfo>.size), false))
-        case kAudioConverterPropertyMaximumInputPacketSize where decodeStage != nil,
-             kAudioConverterPropertyMaximumOutputPacketSize where encoder != nil,
-             kAudioConverterPropertyMinimumInputBufferSize where decodeStage != nil,
-             kAudioConverterPropertyMinimumOutputBufferSize where encoder != nil:
-            return .some((4, false))
-        case kAudioConverterPropertyCalculateInputBufferSize, kAudioConverterPropertyCalculateOutputBufferSize:
-            return isCodec ? .some(nil) : nil
-        default:
-            return nil
-        }
+    static let propertyTable = ObjectPropertyTable<AudioConverterObject>(codecRows + pcmRows, statuses: .init(
+        unsupported: kAudioConverterErr_PropertyNotSupported, badSize: kAudioConverterErr_BadPropertySizeError,
+        notWritable: { _ in kAudioConverterErr_PropertyNotSupported }))
+
+    typealias Row = ObjectProperty<AudioConverterObject>
+
+    private static let codecRows: [Row] = [
+        .value(kAudioConverterCurrentInputStreamDescription, AudioStreamBasicDescription.self, get: { $0.inputFormat }),
+        .value(kAudioConverterCurrentOutputStreamDescription, AudioStreamBasicDescription.self, get: { $0.outputFormat }),
+        .bytes(kAudioConverterDecompressionMagicCookie, exists: { $0.decodeStage != nil },
+               get: { $0.decompressionCookie ?? [] }, set: { c, data in c.setDecompressionCookie(Array(data)) }),
+        .bytes(kAudioConverterCompressionMagicCookie, exists: { $0.encoder != nil }, writable: .never,
+               get: { $0.encoder?.magicCookie ?? [] }),
+        .value(kAudioCodecPropertyBitRateControlMode, UInt32.self, exists: { $0.encoder?.settings != nil },
+               writable: .when { !($0.encoder?.settings?.bitRateControlModes.isEmpty ?? true) },
+               get: { $0.encoder!.settings!.bitRateControlMode },
+               set: { c, mode in
+                   guard c.encoder!.settings!.bitRateControlModes.contains(mode) else { return kAudio_ParamError }
+                   c.encoder!.settings!.bitRateControlMode = mode
+                   return noErr
+               }),
+        .value(kAudioConverterEncodeBitRate, UInt32.self, exists: { $0.encoder?.settings != nil },
+               get: { $0.encoder!.settings!.bitRate }, set: { c, v in c.encoder!.settings!.bitRate = v; return noErr }),
+        .value(kAudioConverterCodecQuality, UInt32.self, exists: { $0.encoder?.settings != nil },
+               get: { $0.encoder!.settings!.quality }, set: { c, v in c.encoder!.settings!.quality = v; return noErr }),
+        .array(kAudioConverterAvailableEncodeBitRates, AudioValueRange.self, exists: { $0.encoder?.settings != nil },
+               get: { $0.encoder!.settings!.availableBitRates }),
+        .array(kAudioConverterApplicableEncodeBitRates, AudioValueRange.self, exists: { $0.encoder?.settings != nil },
+               get: { $0.encoder!.settings!.availableBitRates }),
+        .value(kAudioConverterPrimeInfo, AudioConverterPrimeInfo.self, exists: { $0.encoder != nil }, get: { $0.encoder!.primeInfo }),
+        .value(kAudioConverterPropertyMaximumInputPacketSize, UInt32.self, exists: { $0.decodeStage != nil }, get: { $0.maximumInputPacketBytes }),
+        .value(kAudioConverterPropertyMinimumInputBufferSize, UInt32.self, exists: { $0.decodeStage != nil }, get: { $0.maximumInputPacketBytes }),
+        .value(kAudioConverterPropertyMaximumOutputPacketSize, UInt32.self, exists: { $0.encoder != nil },
+               get: { UInt32($0.encoder!.maximumPacketBytes) }),
+        .value(kAudioConverterPropertyMinimumOutputBufferSize, UInt32.self, exists: { $0.encoder != nil },
+               get: { UInt32($0.encoder!.maximumPacketBytes) }),
+    ]
+
+    /// The PCM stage's rows; a codec converter has no buffer-size calculation (its packets vary).
+    private static let pcmRows: [Row] = PCMConverter.propertyRows.map { row in
+        let calculation = row.id == kAudioConverterPropertyCalculateInputBufferSize || row.id == kAudioConverterPropertyCalculateOutputBufferSize
+        return row.lifted({ $0.pcm }, exists: calculation ? { !$0.isCodec } : nil)
     }
 
     func propertyInfo(_ id: AudioConverterPropertyID) -> (UInt32, Bool)? {
-        if let answer = codecPropertyInfo(id) { return answer }
-        return pcm.propertyInfo(id)
+        Self.propertyTable.info(self, id).map { ($0.size, $0.writable) }
     }
 
     /// The largest compressed input packet: the format's own size when constant, else a bound from the
@@ -52,70 +62,17 @@ extension AudioConverterObject {
 
     func getProperty(_ id: AudioConverterPropertyID, _ ioSize: UnsafeMutablePointer<UInt32>,
                      _ out: UnsafeMutableRawPointer) -> OSStatus {
-        guard codecPropertyInfo(id) != nil else { return pcm.getProperty(id, ioSize, out) }
-        guard let (size, _) = propertyInfo(id) else { return kAudioConverterErr_PropertyNotSupported }
-        guard ioSize.pointee >= size else { return kAudioConverterErr_BadPropertySizeError }
-        func put<T>(_ value: T) -> OSStatus {
-            out.storeBytes(of: value, as: T.self)
-            ioSize.pointee = UInt32(MemoryLayout<T>.size)
-            return noErr
-        }
-        func putBytes(_ bytes: [UInt8]) -> OSStatus {
-            bytes.withUnsafeBytes { if let b = $0.baseAddress { out.copyMemory(from: b, byteCount: bytes.count) } }
-            ioSize.pointee = UInt32(bytes.count)
-            return noErr
-        }
-        switch id {
-        case kAudioConverterCurrentInputStreamDescription: return put(inputFormat)
-        case kAudioConverterCurrentOutputStreamDescription: return put(outputFormat)
-        case kAudioConverterDecompressionMagicCookie: return putBytes(decompressionCookie ?? [])
-        case kAudioConverterCompressionMagicCookie: return putBytes(encoder?.magicCookie ?? [])
-        case kAudioConverterEncodeBitRate: return put(encoder!.settings!.bitRate)
-        case kAudioConverterCodecQuality: return put(encoder!.settings!.quality)
-        case kAudioCodecPropertyBitRateControlMode: return put(encoder!.settings!.bitRateControlMode)
-        case kAudioConverterAvailableEncodeBitRates, kAudioConverterApplicableEncodeBitRates:
-            let ranges = encoder!.settings!.availableBitRates
-            ranges.withUnsafeBytes { if let b = $0.baseAddress { out.copyMemory(from: b, byteCount: $0.count) } }
-            ioSize.pointee = UInt32(ranges.count * MemoryLayout<AudioValueRange>.size)
-            return noErr
-        case kAudioConverterPrimeInfo: return put(encoder!.primeInfo)
-        case kAudioConverterPropertyMaximumInputPacketSize, kAudioConverterPropertyMinimumInputBufferSize:
-            return put(maximumInputPacketBytes)
-        case kAudioConverterPropertyMaximumOutputPacketSize, kAudioConverterPropertyMinimumOutputBufferSize:
-            return put(UInt32(encoder!.maximumPacketBytes))
-        default:
-            return kAudioConverterErr_PropertyNotSupported
-        }
+        Self.propertyTable.get(self, id, ioSize, out)
     }
 
     func setProperty(_ id: AudioConverterPropertyID, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
-        guard codecPropertyInfo(id) != nil else {
-            let status = pcm.setProperty(id, size, data)
-            // An encoder whose stream has its own channel order (Opus's Vorbis order) places the client's channels
-            // by their labels, unless the client also gave the output's layout (the PCM stage then routes them).
-            if status == noErr, id == kAudioConverterInputChannelLayout, let encoder, pcm.outputChannelLayout == nil,
-               pcm.input.channels == pcm.output.channels {
-                encoder.setInputChannelLabels(pcm.channelLabels(input: true))
-            }
-            return status
+        let status = Self.propertyTable.set(self, id, size, data)
+        // An encoder whose stream has its own channel order (Opus's Vorbis order) places the client's channels
+        // by their labels, unless the client also gave the output's layout (the PCM stage then routes them).
+        if status == noErr, id == kAudioConverterInputChannelLayout, let encoder, pcm.outputChannelLayout == nil,
+           pcm.input.channels == pcm.output.channels {
+            encoder.setInputChannelLabels(pcm.channelLabels(input: true))
         }
-        guard let (_, writable) = propertyInfo(id), writable else { return kAudioConverterErr_PropertyNotSupported }
-        switch id {
-        case kAudioConverterDecompressionMagicCookie:
-            return setDecompressionCookie(Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
-        case kAudioConverterEncodeBitRate, kAudioConverterCodecQuality:
-            guard size == 4 else { return kAudioConverterErr_BadPropertySizeError }
-            let value = data.loadUnaligned(as: UInt32.self)
-            if id == kAudioConverterEncodeBitRate { encoder!.settings!.bitRate = value } else { encoder!.settings!.quality = value }
-            return noErr
-        case kAudioCodecPropertyBitRateControlMode:
-            guard size == 4 else { return kAudioConverterErr_BadPropertySizeError }
-            let mode = data.loadUnaligned(as: UInt32.self)
-            guard encoder!.settings!.bitRateControlModes.contains(mode) else { return kAudio_ParamError }
-            encoder!.settings!.bitRateControlMode = mode
-            return noErr
-        default:
-            return kAudioConverterErr_PropertyNotSupported
-        }
+        return status
     }
 }
