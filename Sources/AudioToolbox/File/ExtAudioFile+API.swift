@@ -133,38 +133,12 @@ public func ExtAudioFileTell(_ inExtAudioFile: ExtAudioFileRef, _ outFrameOffset
     withExt(inExtAudioFile) { x in outFrameOffset.pointee = x.tell; return noErr }
 }
 
-private func extPropertyInfo(_ x: ExtAudioFileObject, _ id: ExtAudioFilePropertyID) -> (UInt32, Bool)? {
-    let asbd = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-    switch id {
-    case kExtAudioFileProperty_FileDataFormat: return (asbd, false)
-    case kExtAudioFileProperty_ClientDataFormat: return (asbd, true)
-    case kExtAudioFileProperty_FileLengthFrames: return (8, x.forWriting)
-    case kExtAudioFileProperty_AudioFile: return (UInt32(MemoryLayout<AudioFileID>.size), false)
-    case kExtAudioFileProperty_AudioConverter: return (UInt32(MemoryLayout<AudioConverterRef>.size), false)
-    case kExtAudioFileProperty_IOBufferSizeBytes, kExtAudioFileProperty_FileMaxPacketSize, kExtAudioFileProperty_ClientMaxPacketSize:
-        return (4, id == kExtAudioFileProperty_IOBufferSizeBytes)
-    case kExtAudioFileProperty_FileChannelLayout:
-        var size: UInt32 = 0
-        var writable: UInt32 = 0
-        guard AudioFileGetPropertyInfo(x.fileHandle, kAudioFilePropertyChannelLayout, &size, &writable) == noErr else { return nil }
-        return (size, writable != 0)
-    case kExtAudioFileProperty_ClientChannelLayout:
-        return (UInt32(x.clientChannelLayout?.count ?? 12), true)
-    case kExtAudioFileProperty_ConverterConfig:
-        return (UInt32(MemoryLayout<UnsafeRawPointer>.size), true)
-    case kExtAudioFileProperty_PacketTable:
-        return x.file.layout.packetTable == nil && !x.isCompressed ? nil : (UInt32(MemoryLayout<AudioFilePacketTableInfo>.size), false)
-    default:
-        return nil
-    }
-}
-
 /// Apple's `ExtAudioFileGetPropertyInfo`: a property's size and writability.
 @discardableResult
 public func ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
                                         _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
     withExt(inExtAudioFile) { x in
-        guard let (size, writable) = extPropertyInfo(x, inPropertyID) else { return kExtAudioFileError_InvalidProperty }
+        guard let (size, writable) = ExtAudioFileObject.propertyTable.info(x, inPropertyID) else { return kExtAudioFileError_InvalidProperty }
         outSize?.pointee = size
         outWritable?.pointee = DarwinBoolean(writable)
         return noErr
@@ -175,82 +149,12 @@ public func ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef, _ inP
 @discardableResult
 public func ExtAudioFileGetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
                                     _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>, _ outPropertyData: UnsafeMutableRawPointer) -> OSStatus {
-    withExt(inExtAudioFile) { x in
-        guard let (size, _) = extPropertyInfo(x, inPropertyID) else { return kExtAudioFileError_InvalidProperty }
-        guard ioPropertyDataSize.pointee >= size else { return kExtAudioFileError_InvalidPropertySize }
-        func put<T>(_ v: T) -> OSStatus {
-            outPropertyData.storeBytes(of: v, as: T.self)
-            ioPropertyDataSize.pointee = UInt32(MemoryLayout<T>.size)
-            return noErr
-        }
-        switch inPropertyID {
-        case kExtAudioFileProperty_FileDataFormat: return put(x.fileFormat)
-        case kExtAudioFileProperty_ClientDataFormat: return put(x.clientFormat)
-        case kExtAudioFileProperty_FileLengthFrames: return put(x.lengthFrames)
-        case kExtAudioFileProperty_PacketTable:
-            return put(x.file.layout.packetTable ?? AudioFilePacketTableInfo(mNumberValidFrames: x.file.totalFrames, mPrimingFrames: 0, mRemainderFrames: 0))
-        case kExtAudioFileProperty_AudioFile: return put(x.fileHandle)
-        case kExtAudioFileProperty_AudioConverter:
-            guard let c = x.converterHandle else { return kExtAudioFileError_InvalidProperty }
-            return put(c)
-        case kExtAudioFileProperty_IOBufferSizeBytes: return put(x.ioBufferSizeBytes)
-        case kExtAudioFileProperty_FileMaxPacketSize: return put(x.file.maximumPacketSize)
-        case kExtAudioFileProperty_ClientMaxPacketSize: return put(x.clientFormat.mBytesPerPacket)
-        case kExtAudioFileProperty_FileChannelLayout:
-            return AudioFileGetProperty(x.fileHandle, kAudioFilePropertyChannelLayout, ioPropertyDataSize, outPropertyData)
-        case kExtAudioFileProperty_ClientChannelLayout:
-            var layout = x.clientChannelLayout ?? {
-                var w = ByteWriter()
-                let channels = x.clientFormat.mChannelsPerFrame
-                w.le(UInt64(channels == 1 ? kAudioChannelLayoutTag_Mono : channels == 2 ? kAudioChannelLayoutTag_Stereo
-                            : kAudioChannelLayoutTag_DiscreteInOrder | channels), 4)
-                w.le(0, 8)
-                return w.bytes
-            }()
-            layout.withUnsafeMutableBytes { outPropertyData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            ioPropertyDataSize.pointee = UInt32(layout.count)
-            return noErr
-        case kExtAudioFileProperty_ConverterConfig:
-            return put(UnsafeRawPointer?.none)
-        default:
-            return kExtAudioFileError_InvalidProperty
-        }
-    }
+    withExt(inExtAudioFile) { ExtAudioFileObject.propertyTable.get($0, inPropertyID, ioPropertyDataSize, outPropertyData) }
 }
 
 /// Apple's `ExtAudioFileSetProperty`: writes a property (the client format, the codec's, ...).
 @discardableResult
 public func ExtAudioFileSetProperty(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
                                     _ inPropertyDataSize: UInt32, _ inPropertyData: UnsafeRawPointer) -> OSStatus {
-    withExt(inExtAudioFile) { x in
-        guard let (size, writable) = extPropertyInfo(x, inPropertyID) else { return kExtAudioFileError_InvalidProperty }
-        guard writable else { return kExtAudioFileError_InvalidProperty }
-        switch inPropertyID {
-        case kExtAudioFileProperty_ClientDataFormat:
-            guard inPropertyDataSize >= 36 else { return kExtAudioFileError_InvalidPropertySize }
-            var f = AudioStreamBasicDescription()
-            withUnsafeMutableBytes(of: &f) { $0.copyMemory(from: UnsafeRawBufferPointer(start: inPropertyData, count: 36)) }
-            return x.setClientFormat(f)
-        case kExtAudioFileProperty_IOBufferSizeBytes:
-            guard inPropertyDataSize == 4 else { return kExtAudioFileError_InvalidPropertySize }
-            x.ioBufferSizeBytes = max(inPropertyData.loadUnaligned(as: UInt32.self), 1024)
-            return noErr
-        case kExtAudioFileProperty_FileChannelLayout:
-            return AudioFileSetProperty(x.fileHandle, kAudioFilePropertyChannelLayout, inPropertyDataSize, inPropertyData)
-        case kExtAudioFileProperty_ClientChannelLayout:
-            guard inPropertyDataSize >= 12 else { return kExtAudioFileError_InvalidPropertySize }
-            x.clientChannelLayout = Array(UnsafeRawBufferPointer(start: inPropertyData, count: Int(inPropertyDataSize)))
-            x.applyClientChannelLayout()
-            return noErr
-        case kExtAudioFileProperty_ConverterConfig:
-            return noErr  // nothing to configure for linear PCM
-        case kExtAudioFileProperty_FileLengthFrames:
-            // Truncating a file being written.
-            guard inPropertyDataSize == 8 else { return kExtAudioFileError_InvalidPropertySize }
-            _ = size
-            return kAudioFileOperationNotSupportedError
-        default:
-            return kExtAudioFileError_InvalidProperty
-        }
-    }
+    withExt(inExtAudioFile) { ExtAudioFileObject.propertyTable.set($0, inPropertyID, inPropertyDataSize, inPropertyData) }
 }
