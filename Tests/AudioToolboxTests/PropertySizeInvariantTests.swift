@@ -157,4 +157,36 @@ import SharedTestSupport
         #expect(AudioFileGetProperty(f, kAudioFilePropertyMarkerList, &size, &list) == noErr)
         #expect(size == 8 && list[1] == 0 && list[2] == 0xFFFF_FFFF)
     }
+
+    /// Every property a stream parser announced for a WAVE and a CAF holding AAC (cookie included).
+    @Test(arguments: [(kAudioFileWAVEType, "wav"), (kAudioFileCAFType, "caf")])
+    func streamGetWritesInfoSize(_ spec: (AudioFileTypeID, String)) throws {
+        let url = try Self.write(spec.0, spec.1, spec.0 == kAudioFileWAVEType ? Self.int16Stereo : Self.aac)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let listener: AudioFileStream_PropertyListenerProc = { _, _, _, _ in }
+        let packets: AudioFileStream_PacketsProc = { _, _, _, _, _ in }
+        var stream: AudioFileStreamID?
+        try #require(AudioFileStreamOpen(nil, listener, packets, 0, &stream) == noErr)
+        let s = try #require(stream)
+        defer { AudioFileStreamClose(s) }
+        var infoSize: UInt32 = 0
+        // Nothing parsed yet: every ID is data not yet available.
+        #expect(AudioFileStreamGetPropertyInfo(s, kAudioFileStreamProperty_DataFormat, &infoSize, nil) == kAudioFileStreamError_DataUnavailable)
+        #expect(bytes.withUnsafeBytes { AudioFileStreamParseBytes(s, UInt32(bytes.count), $0.baseAddress!, []) } == noErr)
+        var answered: [UInt32] = []
+        for id in AudioFileStreamObject.propertyTable.ids {
+            guard AudioFileStreamGetPropertyInfo(s, id, &infoSize, nil) == noErr else { continue }
+            answered.append(id)
+            let o = Self.probe(infoSize, id) { AudioFileStreamGetProperty(s, $0, $1, $2) }
+            #expect(o.status == noErr, "\(OCAFormat.string(fromFourCharCode: id)): Get \(o.status)")
+            #expect(o.size == infoSize, "\(OCAFormat.string(fromFourCharCode: id)): Info \(infoSize), Get \(o.size)")
+            #expect(!o.wroteBeyond, "\(OCAFormat.string(fromFourCharCode: id)) wrote past Info's size")
+            if let st = o.shortStatus { #expect(st == kAudioFileStreamError_BadPropertySize, "\(OCAFormat.string(fromFourCharCode: id)): short buffer \(st)") }
+        }
+        #expect(answered.contains(kAudioFileStreamProperty_DataFormat) && answered.contains(kAudioFileStreamProperty_ReadyToProducePackets))
+        if spec.0 == kAudioFileCAFType { #expect(answered.contains(kAudioFileStreamProperty_MagicCookieData)) }
+        // Parsed: an ID that is no stream property is unsupported.
+        #expect(AudioFileStreamGetPropertyInfo(s, 0x7A7A_7A7A, &infoSize, nil) == kAudioFileStreamError_UnsupportedProperty)
+    }
 }

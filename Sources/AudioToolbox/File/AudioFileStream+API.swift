@@ -52,11 +52,11 @@ public func AudioFileStreamGetPropertyInfo(_ inAudioFileStream: AudioFileStreamI
                                            _ outPropertyDataSize: UnsafeMutablePointer<UInt32>?,
                                            _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
     withStream(inAudioFileStream) { s in
-        guard let value = s.property(inPropertyID) else {
-            return s.layout == nil ? kAudioFileStreamError_DataUnavailable : kAudioFileStreamError_UnsupportedProperty
+        guard let (size, writable) = AudioFileStreamObject.propertyTable.info(s, inPropertyID) else {
+            return AudioFileStreamObject.propertyTable.statuses.unsupported(s)
         }
-        outPropertyDataSize?.pointee = UInt32(value.count)
-        outWritable?.pointee = false
+        outPropertyDataSize?.pointee = size
+        outWritable?.pointee = DarwinBoolean(writable)
         return noErr
     }
 }
@@ -65,15 +65,7 @@ public func AudioFileStreamGetPropertyInfo(_ inAudioFileStream: AudioFileStreamI
 @discardableResult
 public func AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID, _ inPropertyID: AudioFileStreamPropertyID,
                                        _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>, _ outPropertyData: UnsafeMutableRawPointer) -> OSStatus {
-    withStream(inAudioFileStream) { s in
-        guard let value = s.property(inPropertyID) else {
-            return s.layout == nil ? kAudioFileStreamError_DataUnavailable : kAudioFileStreamError_UnsupportedProperty
-        }
-        guard ioPropertyDataSize.pointee >= UInt32(value.count) else { return kAudioFileStreamError_BadPropertySize }
-        value.withUnsafeBytes { if !value.isEmpty { outPropertyData.copyMemory(from: $0.baseAddress!, byteCount: value.count) } }
-        ioPropertyDataSize.pointee = UInt32(value.count)
-        return noErr
-    }
+    withStream(inAudioFileStream) { AudioFileStreamObject.propertyTable.get($0, inPropertyID, ioPropertyDataSize, outPropertyData) }
 }
 
 /// No stream property is settable for linear PCM.

@@ -18,7 +18,8 @@ final class AudioFileStreamObject: @unchecked Sendable {
     /// Audio bytes handed out so far (relative to the data start), and how many the file declares.
     private var audioDelivered: Int64 = 0
     private var audioDeclared: Int64?
-    private var properties: [AudioFileStreamPropertyID: [UInt8]] = [:]
+    /// The values announced to the listener, as it was told them (AudioFileStreamObject+Properties.swift).
+    private(set) var properties: [AudioFileStreamPropertyID: [UInt8]] = [:]
     /// Header bytes still to come after the parse succeeded (CAF's edit count can trail the chunk header).
     private var headerBytesToSkip = 0
     /// Ogg: joins the pages that arrive into packets.
@@ -318,11 +319,5 @@ final class AudioFileStreamObject: @unchecked Sendable {
         pending.removeAll()
         audioDelivered = packet * bpp
         return .success(l.dataOffset + packet * bpp)
-    }
-
-    func property(_ id: AudioFileStreamPropertyID) -> [UInt8]? {
-        if let p = properties[id] { return p }
-        guard layout != nil else { return nil }
-        return nil
     }
 }

@@ -3,8 +3,8 @@
 struct ObjectPropertyTable<Object>: @unchecked Sendable {
     /// The statuses one object kind answers.
     struct Statuses {
-        /// An ID the object does not have (Info, Get and Set).
-        let unsupported: OSStatus
+        /// An ID the object does not have now (Info, Get and Set); a stream not yet parsed answers its own.
+        let unsupported: (Object) -> OSStatus
         /// A Get buffer smaller than Info's size, or a set of a size the row does not accept.
         let badSize: OSStatus
         /// A set of a property that exists but is not writable now (AudioFile tells a read-only file apart).
@@ -36,7 +36,7 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
 
     /// Info as Apple's calls answer it: the kind's unsupported status, or the size and writability.
     func info(_ object: Object, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-        guard let (size, writable) = info(object, id) else { return statuses.unsupported }
+        guard let (size, writable) = info(object, id) else { return statuses.unsupported(object) }
         outSize?.pointee = size
         outWritable?.pointee = writable ? 1 : 0
         return noErr
@@ -44,7 +44,7 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
 
     /// Get: at least Info's size in, exactly Info's size out (the buffer also carries a translation's input).
     func get(_ object: Object, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutableRawPointer) -> OSStatus {
-        guard let row = row(object, id) else { return statuses.unsupported }
+        guard let row = row(object, id) else { return statuses.unsupported(object) }
         let size = row.size(object)
         guard ioSize.pointee >= size else { return statuses.badSize }
         let status = row.read(object, out, size)
@@ -54,7 +54,7 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
 
     /// Set: the row must exist, be writable now and accept the size; then its writer decides.
     func set(_ object: Object, _ id: UInt32, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
-        guard let row = row(object, id) else { return statuses.unsupported }
+        guard let row = row(object, id) else { return statuses.unsupported(object) }
         guard let write = row.write, isWritable(row, object) else { return statuses.notWritable(object) }
         switch row.setSize {
         case .exactly(let n): guard size == n else { return statuses.badSize }
@@ -70,5 +70,12 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
         case .always: true
         case .when(let condition): condition(object)
         }
+    }
+}
+
+extension ObjectPropertyTable.Statuses {
+    /// Statuses with one answer for an ID the object lacks, whatever its state.
+    init(unsupported: OSStatus, badSize: OSStatus, notWritable: @escaping (Object) -> OSStatus) {
+        self.init(unsupported: { _ in unsupported }, badSize: badSize, notWritable: notWritable)
     }
 }
