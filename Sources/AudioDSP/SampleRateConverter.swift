@@ -20,7 +20,7 @@ public enum SampleRateConverterAlgorithm: Sendable { case linear, sinc }
 /// reduce to out/in = L/M with L <= 1024 and L·taps <= 2^19 (44100 -> 48000 is 160/147), otherwise a
 /// cubic-interpolated table addressed by a 64-bit fixed-point time accumulator (drift below 2^-64 frame
 /// per output frame). Downsampling stretches the kernel so the cutoff follows the output Nyquist. Exact
-/// phases are read from a copy of the table whose rows are in the order the stream visits them, so
+/// phases are stored with their rows in the order the stream visits them, so
 /// coefficients stream in sequence instead of jumping M rows a frame; with the AVX2 kernels that loop runs
 /// in C, one call per block.
 ///
@@ -43,11 +43,11 @@ public final class SampleRateConverter {
     let taps: Int
     /// Exact mode: L rows, one per phase. Interpolated mode: P intervals of 4 rows (cubic). Linear: unused.
     let phases: Int
+    /// Exact mode: the L phase rows in the order a stream visits them (row r holds phase r·stepNumerator mod L),
+    /// so the filter loops read coefficients in sequence; `rowOfPhase` maps a phase to its row.
     let table: UnsafeMutablePointer<Float>
-    /// Exact mode: the rows of `table` in the order a stream visits them (row r holds phase r·stepNumerator
-    /// mod L), which the filter loops read, so coefficients stream in sequence; `rowOfPhase` maps back.
-    private let visitTable: UnsafeMutablePointer<Float>?
-    private let rowOfPhase: UnsafeMutablePointer<Int>?
+    /// Exact mode: the row of `table` holding each phase (one unused entry in the other modes).
+    let rowOfPhase: UnsafeMutablePointer<Int>
     private let phaseBits: Int
     /// Interpolated mode: the coefficients for the current output frame.
     private let coefficients: UnsafeMutablePointer<Float>
@@ -106,6 +106,8 @@ public final class SampleRateConverter {
         var mode: Mode
         var taps = 0, phases = 1, phaseBits = 0
         var table = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+        var rowOfPhase = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        rowOfPhase.initialize(to: 0)
         if inputRate == outputRate {
             mode = .passThrough
         } else if algorithm == .linear {
@@ -121,7 +123,17 @@ public final class SampleRateConverter {
             if l > 0 && l <= 1024 && l * taps <= 1 << 19 {
                 mode = .exactPhases
                 phases = l
-                table = ResamplerTables.exact(kernel: kernel, taps: taps, phases: l)
+                // Phase order from the design, then rows in visiting order: one table, no second copy.
+                let byPhase = ResamplerTables.exact(kernel: kernel, taps: taps, phases: l)
+                table = .allocate(capacity: l * taps)
+                rowOfPhase.deallocate()
+                rowOfPhase = .allocate(capacity: l)
+                for r in 0..<l {
+                    let p = r * (m % l) % l
+                    rowOfPhase[p] = r
+                    (table + r * taps).initialize(from: byPhase + p * taps, count: taps)
+                }
+                byPhase.deallocate()
             } else {
                 mode = .interpolatedPhases
                 // Interpolation error scales with the kernel's bandwidth, so fewer phases suffice when downsampling.
@@ -136,22 +148,14 @@ public final class SampleRateConverter {
         self.phases = phases
         self.phaseBits = phaseBits
         self.table = table
+        self.rowOfPhase = rowOfPhase
         coefficients = .allocate(capacity: max(taps, 1))
         coefficients.initialize(repeating: 0, count: max(taps, 1))
 
-        var visitTable: UnsafeMutablePointer<Float>?, rowOfPhase: UnsafeMutablePointer<Int>?
         if mode == .exactPhases {
             stepWhole = m / l
             stepNumerator = m % l
             stepFraction = 0
-            let rows = UnsafeMutablePointer<Float>.allocate(capacity: l * taps)
-            let map = UnsafeMutablePointer<Int>.allocate(capacity: l)
-            for r in 0..<l {
-                let p = r * (m % l) % l
-                map[p] = r
-                (rows + r * taps).initialize(from: table + p * taps, count: taps)
-            }
-            (visitTable, rowOfPhase) = (rows, map)
         } else if l > 0 {
             stepWhole = m / l
             stepNumerator = 0
@@ -165,8 +169,6 @@ public final class SampleRateConverter {
             stepFraction = scaled >= 0x1p64 ? UInt64.max : UInt64(scaled)
         }
 
-        self.visitTable = visitTable
-        self.rowOfPhase = rowOfPhase
         primeFrames = max(taps / 2 - 1, 0)
         stride = taps + max(4096, 4 * (stepWhole + 1))
         history = .allocate(capacity: channels * stride)
@@ -176,8 +178,7 @@ public final class SampleRateConverter {
 
     deinit {
         table.deallocate()
-        visitTable?.deallocate()
-        rowOfPhase?.deallocate()
+        rowOfPhase.deallocate()
         coefficients.deallocate()
         history.deallocate()
     }
@@ -369,8 +370,7 @@ public final class SampleRateConverter {
         case .passThrough:
             break
         case .exactPhases:
-            // Exact mode always has the visiting-order table.
-            guard let rows = visitTable, let rowOfPhase else { break }
+            let rows = UnsafePointer(table)
             var p = phase, r = rowOfPhase[p]
             let l = phases, numerator = stepNumerator
             var inC = true, wide = true

@@ -1,7 +1,9 @@
 // See CDSPKernels.h. Each sum keeps several accumulator chains so the adds do not wait on one another, then
 // adds them and reduces across lanes in a fixed order.
 #include "CDSPKernels.h"
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 
 int oca_dsp_has_avx2_fma(void) {
 #if defined(__x86_64__) || defined(__i386__)

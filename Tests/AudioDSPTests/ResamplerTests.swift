@@ -155,10 +155,11 @@ private func effectiveKernel(_ converter: SampleRateConverter) -> (kernel: [Doub
     let k = converter.taps, phases = converter.phases, table = converter.table
     switch converter.mode {
     case .exactPhases:
-        // Row p, tap j holds h(p/L + K/2 - 1 - j): grid index L·(K/2 - 1 - j) + p, offset by L·K/2.
+        // Phase p (row rowOfPhase[p]), tap j holds h(p/L + K/2 - 1 - j): grid index L·(K/2 - 1 - j) + p, offset by L·K/2.
         var h = [Double](repeating: 0, count: phases * k)
         for p in 0..<phases {
-            for j in 0..<k { h[phases * (k - 1 - j) + p] = Double(table[p * k + j]) }
+            let row = converter.rowOfPhase[p]
+            for j in 0..<k { h[phases * (k - 1 - j) + p] = Double(table[row * k + j]) }
         }
         return (h, phases)
     case .interpolatedPhases:

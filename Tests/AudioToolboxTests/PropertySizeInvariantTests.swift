@@ -141,7 +141,7 @@ import SharedTestSupport
     }
 
     /// A CAF without markers: Info's size is the list's 8-byte header, the size Get writes (Info once reported
-    /// room for one marker, 8 + 56 bytes, while Get wrote and reported 8).
+    /// room for one marker, 8 + 40 bytes, while Get wrote and reported 8).
     @Test func emptyMarkerListInfoIsItsHeader() throws {
         let url = try Self.write(kAudioFileCAFType, "caf", Self.int16Stereo)
         defer { try? FileManager.default.removeItem(at: url) }

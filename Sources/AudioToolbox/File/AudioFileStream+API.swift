@@ -51,14 +51,7 @@ public func AudioFileStreamSeek(_ inAudioFileStream: AudioFileStreamID, _ inPack
 public func AudioFileStreamGetPropertyInfo(_ inAudioFileStream: AudioFileStreamID, _ inPropertyID: AudioFileStreamPropertyID,
                                            _ outPropertyDataSize: UnsafeMutablePointer<UInt32>?,
                                            _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
-    withStream(inAudioFileStream) { s in
-        guard let (size, writable) = AudioFileStreamObject.propertyTable.info(s, inPropertyID) else {
-            return AudioFileStreamObject.propertyTable.statuses.unsupported(s)
-        }
-        outPropertyDataSize?.pointee = size
-        outWritable?.pointee = DarwinBoolean(writable)
-        return noErr
-    }
+    withStream(inAudioFileStream) { AudioFileStreamObject.propertyTable.info($0, inPropertyID, outPropertyDataSize, outWritable) }
 }
 
 /// Apple's `AudioFileStreamGetProperty`: reads a property.

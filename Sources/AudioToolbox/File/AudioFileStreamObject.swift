@@ -92,6 +92,8 @@ final class AudioFileStreamObject: @unchecked Sendable {
     }
 
     private func notify(_ id: AudioFileStreamPropertyID) {
+        // A value the table has no row for would be announced but then answered as unsupported.
+        assert(Self.announcedIDs.contains(id), "announced property \(id) has no row in propertyTable")
         typealias NullableListener = @convention(c) (UnsafeMutableRawPointer?, AudioFileStreamID, AudioFileStreamPropertyID,
                                                      UnsafeMutablePointer<AudioFileStreamPropertyFlags>) -> Void
         var flags: AudioFileStreamPropertyFlags = []

@@ -137,12 +137,7 @@ public func ExtAudioFileTell(_ inExtAudioFile: ExtAudioFileRef, _ outFrameOffset
 @discardableResult
 public func ExtAudioFileGetPropertyInfo(_ inExtAudioFile: ExtAudioFileRef, _ inPropertyID: ExtAudioFilePropertyID,
                                         _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
-    withExt(inExtAudioFile) { x in
-        guard let (size, writable) = ExtAudioFileObject.propertyTable.info(x, inPropertyID) else { return kExtAudioFileError_InvalidProperty }
-        outSize?.pointee = size
-        outWritable?.pointee = DarwinBoolean(writable)
-        return noErr
-    }
+    withExt(inExtAudioFile) { ExtAudioFileObject.propertyTable.info($0, inPropertyID, outSize, outWritable) }
 }
 
 /// Apple's `ExtAudioFileGetProperty`: reads a property.

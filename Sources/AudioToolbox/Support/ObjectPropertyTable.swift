@@ -35,10 +35,11 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
     }
 
     /// Info as Apple's calls answer it: the kind's unsupported status, or the size and writability.
-    func info(_ object: Object, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    func info(_ object: Object, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
+              _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
         guard let (size, writable) = info(object, id) else { return statuses.unsupported(object) }
         outSize?.pointee = size
-        outWritable?.pointee = writable ? 1 : 0
+        outWritable?.pointee = DarwinBoolean(writable)
         return noErr
     }
 

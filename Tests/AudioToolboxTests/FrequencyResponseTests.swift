@@ -1,11 +1,14 @@
 // kAudioUnitProperty_FrequencyResponse as a host's EQ view asks it (Apple's FilterDemo idiom): fill the bins'
 // frequencies, end the list with a negative one, read the magnitudes back. The answers are checked against the
-// filters' textbook values and against what the unit really does to a sine rendered through it.
+// filters' textbook values and against what the unit really does to a sine rendered through it. Not in the
+// Apple-parity set: which of Apple's units answer it, their exact designs, and the short-buffer case (our
+// AudioUnitGetProperty starts its scratch value from the caller's bytes; AudioUnitSDK's starts from zeros) are
+// not checked on a Mac.
 import AudioToolbox
 import Foundation
 import Testing
 
-@Suite struct FrequencyResponseClientTests {
+@Suite struct FrequencyResponseTests {
     static let sampleRate = 44100.0
 
     /// An Apple effect unit, mono Float32 at 44.1 kHz, with `parameters` set before it is initialized.
