@@ -79,10 +79,13 @@ import Testing
 
     /// The exact-phase loop in C gives every frame exactly the per-frame kernel's sum of the window and row it
     /// should read (the positions worked out here independently: frame n of a ratio M/L reads row n·M mod L at
-    /// n·M div L), pairs and single channels alike, and stops where the next window would pass `lastStart`.
-    @Test(.enabled(if: ResamplerDotKind.cpuHasAVX2FMA, "the CPU has no AVX2 + FMA"))
-    func polyphaseLoopEqualsPerFrameKernels() {
-        let taps = 24, phases = 160, m = 147  // 44100 -> 48000
+    /// n·M div L), pairs and single channels alike, and stops where the next window would pass `lastStart` or
+    /// after `count` frames. Ratios: 44100 -> 48000 (M/L = 147/160), 48000 -> 44100 (160/147: the window moves a
+    /// whole frame plus a fraction each output frame), and the first with a count that ends the loop early.
+    @Test(.enabled(if: ResamplerDotKind.cpuHasAVX2FMA, "the CPU has no AVX2 + FMA"),
+          arguments: [[147, 160, 1000], [160, 147, 1000], [147, 160, 50]])
+    func polyphaseLoopEqualsPerFrameKernels(_ ratio: [Int]) {
+        let taps = 24, m = ratio[0], phases = ratio[1], count = ratio[2]
         let (table, _) = Self.vectors(taps * phases, seed: 600)
         // The loop reads the rows in visiting order: row r holds phase r·M mod L.
         var visits: [Float] = []
@@ -104,15 +107,16 @@ import Testing
                         out1.withUnsafeMutableBufferPointer { o1 in
                             let (a, b) = (xp.baseAddress, pair ? yp.baseAddress : nil)
                             return wide
-                                ? oca_polyphase_f32_avx2(a, b, visits, taps, phases, m / phases, m % phases, lastStart, 1000,
+                                ? oca_polyphase_f32_avx2(a, b, visits, taps, phases, m / phases, m % phases, lastStart, count,
                                                          &start, &phase, &row, &out0, o1.baseAddress)
-                                : oca_polyphase_f64acc_avx2(a, b, visits, taps, phases, m / phases, m % phases, lastStart, 1000,
+                                : oca_polyphase_f64acc_avx2(a, b, visits, taps, phases, m / phases, m % phases, lastStart, count,
                                                             &start, &phase, &row, &out0, o1.baseAddress)
                         }
                     }
                 }
-                // Frames first ... first + n - 1 have windows starting at most at lastStart; the next does not.
-                let expectedCount = (0...).first { (first + $0) * m / phases > lastStart }!
+                // Frames first ... first + n - 1 have windows starting at most at lastStart; the next does not
+                // (unless `count` frames came first).
+                let expectedCount = min(count, (0...).first { (first + $0) * m / phases > lastStart }!)
                 #expect(n == expectedCount, "wide \(wide) pair \(pair)")
                 let next = first + n
                 #expect(start == next * m / phases && phase == next * m % phases && row == next % phases)
