@@ -56,9 +56,11 @@ let package = Package(
         // libjack (jackd2): CoreMIDI's JACK MIDI backend, with the real-time half of the bridge in its shim header.
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
-        // libavcodec (FFmpeg): AAC, in the AudioToolboxAAC product only, so the core links no FFmpeg.
         .systemLibrary(name: "CMySofa", pkgConfig: "libmysofa", providers: [.apt(["libmysofa-dev"])]),
-        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        // libavcodec (FFmpeg): AAC, in the AudioToolboxAAC product only, so the core links no FFmpeg. Its headers
+        // (libavcodec-dev) and a loader: the libraries are opened with dlopen when the first AAC codec is made, not linked,
+        // so a tool's start-up does not load their ~100 dependencies.
+        .target(name: "CAVCodec", linkerSettings: [.linkedLibrary("dl")]),
         // Real-time helpers: raw atomics, clock, RealtimeSanitizer markers.
         .target(name: "COCASupport"),
 

@@ -14,14 +14,16 @@ final class AACPacketDecoder: PacketDecoder {
 
     init(format: AudioStreamBasicDescription, cookie: [UInt8]?) throws(OSStatusError) {
         guard format.mSampleRate > 0, format.mChannelsPerFrame > 0 else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }
+        // libavcodec is opened here, at the first codec, not at start-up; without it AAC is a format we do not have.
+        guard oca_av_load() else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }
         self.format = format
         self.cookie = cookie
         pcmFormat = CodecPCMFormat.float32(rate: format.mSampleRate, channels: format.mChannelsPerFrame)
-        guard let f = av_frame_alloc() else { throw OSStatusError(kAudio_MemFullError) }
+        guard let f = oca_av_frame_alloc() else { throw OSStatusError(kAudio_MemFullError) }
         frame = f
-        guard let p = av_packet_alloc() else {
+        guard let p = oca_av_packet_alloc() else {
             var unused: UnsafeMutablePointer<AVFrame>? = f
-            av_frame_free(&unused)
+            oca_av_frame_free(&unused)
             throw OSStatusError(kAudio_MemFullError)
         }
         packet = p
@@ -31,31 +33,31 @@ final class AACPacketDecoder: PacketDecoder {
     deinit {
         close()
         var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
+        oca_av_frame_free(&f)
         var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        oca_av_packet_free(&p)
     }
 
     private func close() {
-        if context != nil { avcodec_free_context(&context) }
+        if context != nil { oca_avcodec_free_context(&context) }
     }
 
     private func open() throws(OSStatusError) {
         close()
-        guard let codec = avcodec_find_decoder(AV_CODEC_ID_AAC), let ctx = avcodec_alloc_context3(codec) else {
+        guard let codec = oca_avcodec_find_decoder(AV_CODEC_ID_AAC), let ctx = oca_avcodec_alloc_context3(codec) else {
             throw OSStatusError(kAudioConverterErr_FormatNotSupported)
         }
         context = ctx
         ctx.pointee.sample_rate = Int32(format.mSampleRate)
-        av_channel_layout_default(&ctx.pointee.ch_layout, Int32(format.mChannelsPerFrame))
+        oca_av_channel_layout_default(&ctx.pointee.ch_layout, Int32(format.mChannelsPerFrame))
         if let cookie, let es = ESDescriptor(cookie), !es.specificInfo.isEmpty {
             let asc = es.specificInfo
-            guard let extra = av_mallocz(asc.count + Int(oca_av_input_padding())) else { throw OSStatusError(kAudio_MemFullError) }
+            guard let extra = oca_av_mallocz(asc.count + Int(oca_av_input_padding())) else { throw OSStatusError(kAudio_MemFullError) }
             extra.copyMemory(from: asc, byteCount: asc.count)
             ctx.pointee.extradata = extra.assumingMemoryBound(to: UInt8.self)
             ctx.pointee.extradata_size = Int32(asc.count)
         }
-        guard avcodec_open2(ctx, codec, nil) >= 0 else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }
+        guard oca_avcodec_open2(ctx, codec, nil) >= 0 else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }
     }
 
     func setMagicCookie(_ cookie: [UInt8]) throws(OSStatusError) {
@@ -64,28 +66,28 @@ final class AACPacketDecoder: PacketDecoder {
     }
 
     func reset() {
-        if let context { avcodec_flush_buffers(context) }
+        if let context { oca_avcodec_flush_buffers(context) }
     }
 
     func decode(_ data: UnsafeRawBufferPointer, packetCount: Int, into pcm: UnsafeMutableRawPointer,
                 capacityFrames: Int) throws(OSStatusError) -> Int {
         guard let context else { throw OSStatusError(kAudioConverterErr_UnspecifiedError) }
         guard data.count > 0 else { return 0 }
-        guard av_new_packet(packet, Int32(data.count)) >= 0 else { throw OSStatusError(kAudio_MemFullError) }
-        defer { av_packet_unref(packet) }
+        guard oca_av_new_packet(packet, Int32(data.count)) >= 0 else { throw OSStatusError(kAudio_MemFullError) }
+        defer { oca_av_packet_unref(packet) }
         packet.pointee.data.update(from: data.baseAddress!.assumingMemoryBound(to: UInt8.self), count: data.count)
-        guard avcodec_send_packet(context, packet) >= 0 else { throw OSStatusError(kCodecBadDataStatus) }
+        guard oca_avcodec_send_packet(context, packet) >= 0 else { throw OSStatusError(kCodecBadDataStatus) }
         let channels = Int(pcmFormat.mChannelsPerFrame)
         let out = pcm.assumingMemoryBound(to: Float.self)
         var written = 0
         while true {
-            let r = avcodec_receive_frame(context, frame)
+            let r = oca_avcodec_receive_frame(context, frame)
             if r == oca_averror_eagain() || r == oca_averror_eof() { break }
             guard r >= 0 else { throw OSStatusError(kCodecBadDataStatus) }
-            defer { av_frame_unref(frame) }
+            defer { oca_av_frame_unref(frame) }
             let n = min(Int(frame.pointee.nb_samples), capacityFrames - written)
             let frameChannels = Int(frame.pointee.ch_layout.nb_channels)
-            let planar = av_sample_fmt_is_planar(AVSampleFormat(frame.pointee.format)) != 0
+            let planar = oca_av_sample_fmt_is_planar(AVSampleFormat(frame.pointee.format)) != 0
             guard AVSampleFormat(frame.pointee.format) == AV_SAMPLE_FMT_FLTP || AVSampleFormat(frame.pointee.format) == AV_SAMPLE_FMT_FLT else {
                 throw OSStatusError(kAudioConverterErr_FormatNotSupported)
             }

@@ -46,6 +46,8 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
         guard channels >= 1, channels <= 8, AACCodec.entry(kAudioFormatMPEG4AAC).encodeSampleRates.contains(sampleRate) else {
             throw OSStatusError(kAudioConverterErr_FormatNotSupported)
         }
+        // libavcodec is opened here, at the first codec, not at start-up; without it AAC is a format we do not have.
+        guard oca_av_load() else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }
         var f = output
         f.mFramesPerPacket = 1024
         format = AACCodec.complete(f, nil)!
@@ -53,11 +55,11 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
         maximumPacketBytes = 768 * channels
         bitRate = UInt32(64000 * channels)
         primeInfo = AudioConverterPrimeInfo(leadingFrames: 1024, trailingFrames: 0)
-        guard let fr = av_frame_alloc() else { throw OSStatusError(kAudio_MemFullError) }
+        guard let fr = oca_av_frame_alloc() else { throw OSStatusError(kAudio_MemFullError) }
         frame = fr
-        guard let p = av_packet_alloc() else {
+        guard let p = oca_av_packet_alloc() else {
             var unused: UnsafeMutablePointer<AVFrame>? = fr
-            av_frame_free(&unused)
+            oca_av_frame_free(&unused)
             throw OSStatusError(kAudio_MemFullError)
         }
         packet = p
@@ -65,21 +67,21 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
     }
 
     deinit {
-        if context != nil { avcodec_free_context(&context) }
+        if context != nil { oca_avcodec_free_context(&context) }
         var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
+        oca_av_frame_free(&f)
         var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        oca_av_packet_free(&p)
     }
 
     /// (Re)creates the encoder with the current bit rate.
     private func reopen() throws(OSStatusError) {
-        if context != nil { avcodec_free_context(&context) }
+        if context != nil { oca_avcodec_free_context(&context) }
         opened = false
         // Apple's codec prints nothing: libavcodec's encoder reports statistics ("Qavg: ...") at its default log level,
         // so that level (and only it: a client that chose one keeps it) is lowered to errors.
-        if av_log_get_level() == AV_LOG_INFO { av_log_set_level(AV_LOG_ERROR) }
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC), let ctx = avcodec_alloc_context3(codec) else {
+        if oca_av_log_get_level() == AV_LOG_INFO { oca_av_log_set_level(AV_LOG_ERROR) }
+        guard let codec = oca_avcodec_find_encoder(AV_CODEC_ID_AAC), let ctx = oca_avcodec_alloc_context3(codec) else {
             throw OSStatusError(kAudioConverterErr_FormatNotSupported)
         }
         context = ctx
@@ -93,8 +95,8 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
             ctx.pointee.bit_rate = Int64(bitRate)
         }
         ctx.pointee.flags |= oca_av_codec_flag_global_header()
-        av_channel_layout_default(&ctx.pointee.ch_layout, Int32(channels))
-        guard avcodec_open2(ctx, codec, nil) >= 0 else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }
+        oca_av_channel_layout_default(&ctx.pointee.ch_layout, Int32(channels))
+        guard oca_avcodec_open2(ctx, codec, nil) >= 0 else { throw OSStatusError(kAudioConverterErr_FormatNotSupported) }
         if let extra = ctx.pointee.extradata, ctx.pointee.extradata_size > 0 {
             asc = Array(UnsafeBufferPointer(start: extra, count: Int(ctx.pointee.extradata_size)))
         }
@@ -105,12 +107,12 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
 
     private func prepareFrame() throws(OSStatusError) {
         guard let context else { return }
-        av_frame_unref(frame)
+        oca_av_frame_unref(frame)
         frame.pointee.nb_samples = Int32(framesPerPacket)
         frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointee.sample_rate = context.pointee.sample_rate
-        guard av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout) >= 0,
-              av_frame_get_buffer(frame, 0) >= 0 else { throw OSStatusError(kAudio_MemFullError) }
+        guard oca_av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout) >= 0,
+              oca_av_frame_get_buffer(frame, 0) >= 0 else { throw OSStatusError(kAudio_MemFullError) }
         staged = 0
     }
 
@@ -122,11 +124,11 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
     private func drain(_ emit: (UnsafeRawBufferPointer, Int) -> Void) throws(OSStatusError) {
         guard let context else { return }
         while true {
-            let r = avcodec_receive_packet(context, packet)
+            let r = oca_avcodec_receive_packet(context, packet)
             if r == oca_averror_eagain() || r == oca_averror_eof() { return }
             guard r >= 0 else { throw OSStatusError(kAudioConverterErr_UnspecifiedError) }
             emit(UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)), framesPerPacket)
-            av_packet_unref(packet)
+            oca_av_packet_unref(packet)
         }
     }
 
@@ -137,7 +139,7 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
             let plane = UnsafeMutableRawPointer(frame.pointee.extended_data[c]!).assumingMemoryBound(to: Float.self)
             (plane + staged).update(repeating: 0, count: framesPerPacket - staged)
         }
-        guard avcodec_send_frame(context, frame) >= 0 else { throw OSStatusError(kAudioConverterErr_UnspecifiedError) }
+        guard oca_avcodec_send_frame(context, frame) >= 0 else { throw OSStatusError(kAudioConverterErr_UnspecifiedError) }
         try drain(emit)
         try prepareFrame()
     }
@@ -146,7 +148,7 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
         let samples = pcm.assumingMemoryBound(to: Float.self)
         var done = 0
         while done < frames {
-            if av_frame_make_writable(frame) < 0 { throw OSStatusError(kAudio_MemFullError) }
+            if oca_av_frame_make_writable(frame) < 0 { throw OSStatusError(kAudio_MemFullError) }
             let n = min(framesPerPacket - staged, frames - done)
             for c in 0..<channels {
                 let plane = UnsafeMutableRawPointer(frame.pointee.extended_data[c]!).assumingMemoryBound(to: Float.self)
@@ -161,7 +163,7 @@ final class AACPacketEncoder: PacketEncoder, CodecSettings {
     func finish(emit: (UnsafeRawBufferPointer, Int) -> Void) throws(OSStatusError) {
         try sendStaged(emit)
         guard let context else { return }
-        guard avcodec_send_frame(context, nil) >= 0 else { throw OSStatusError(kAudioConverterErr_UnspecifiedError) }
+        guard oca_avcodec_send_frame(context, nil) >= 0 else { throw OSStatusError(kAudioConverterErr_UnspecifiedError) }
         try drain(emit)
     }
 
