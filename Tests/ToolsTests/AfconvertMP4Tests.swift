@@ -23,6 +23,17 @@ import Testing
         return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
+    /// The tools do not link libavcodec: it is opened on the first AAC codec (its ~100 dependencies cost every start-up
+    /// tens of milliseconds otherwise), yet `-d aac` works from the same binary (the other tests here).
+    @Test(arguments: ["afconvert", "afinfo", "afplay"])
+    func toolsDoNotLoadLibavcodecAtStartUp(tool: String) throws {
+        let ldd = try #require(["/usr/bin/ldd"].first { FileManager.default.isExecutableFile(atPath: $0) }, "ldd is missing")
+        let r = try Tools.run(executable: ldd, [try Tools.path(tool)])
+        try #require(r.status == 0, "ldd: \(r.stderr)")
+        #expect(r.stdout.contains("libswiftCore"), "ldd lists the tool's libraries")
+        #expect(!r.stdout.contains("libavcodec") && !r.stdout.contains("libavutil"))
+    }
+
     /// Apple's form with several outputs: `afconvert in.wav -o a.caf -d LEI24 -o b.m4a -d aac -b 64000` writes both, each
     /// with the options after its -o (ffprobe: 24-bit PCM in the CAF, AAC near 64 kbit/s in the .m4a); a failing output
     /// makes the exit status 1 and leaves the others written.
