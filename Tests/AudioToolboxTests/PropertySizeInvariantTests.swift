@@ -44,6 +44,24 @@ import SharedTestSupport
         return Outcome(status: status, size: size, wroteBeyond: beyond, shortStatus: shortStatus)
     }
 
+    /// Walks `ids`: each one `info` answers is read by `get` with exactly Info's size, which must succeed, report that
+    /// size and write nothing past it; one byte less must get `badSize`. Answers the IDs Info answered.
+    static func walk(_ ids: [UInt32], badSize: OSStatus, info: (UInt32, UnsafeMutablePointer<UInt32>) -> OSStatus,
+                     get: (UInt32, UnsafeMutablePointer<UInt32>, UnsafeMutableRawPointer) -> OSStatus) -> [UInt32] {
+        var answered: [UInt32] = []
+        for id in ids {
+            var infoSize: UInt32 = 0
+            guard info(id, &infoSize) == noErr else { continue }
+            answered.append(id)
+            let o = probe(infoSize, id, get)
+            #expect(o.status == noErr, "\(OCAFormat.string(fromFourCharCode: id)): Get \(o.status)")
+            #expect(o.size == infoSize, "\(OCAFormat.string(fromFourCharCode: id)): Info \(infoSize), Get \(o.size)")
+            #expect(!o.wroteBeyond, "\(OCAFormat.string(fromFourCharCode: id)) wrote past Info's size")
+            if let st = o.shortStatus { #expect(st == badSize, "\(OCAFormat.string(fromFourCharCode: id)): short buffer \(st)") }
+        }
+        return answered
+    }
+
     static func tone(frames: Int) -> [Float] {
         (0..<frames * 2).map { i in Float(0.4 * sin(2 * Double.pi * 440 * Double(i / 2) / 44100)) }
     }
@@ -76,17 +94,8 @@ import SharedTestSupport
         try #require(AudioFileOpenURL(url as CFURL, .readPermission, 0, &opened) == noErr)
         let f = try #require(opened)
         defer { AudioFileClose(f) }
-        var answered: [UInt32] = []
-        for id in AudioFileObject.propertyTable.ids {
-            var infoSize: UInt32 = 0
-            guard AudioFileGetPropertyInfo(f, id, &infoSize, nil) == noErr else { continue }
-            answered.append(id)
-            let o = Self.probe(infoSize, id) { AudioFileGetProperty(f, $0, $1, $2) }
-            #expect(o.status == noErr, "\(OCAFormat.string(fromFourCharCode: id)): Get \(o.status)")
-            #expect(o.size == infoSize, "\(OCAFormat.string(fromFourCharCode: id)): Info \(infoSize), Get \(o.size)")
-            #expect(!o.wroteBeyond, "\(OCAFormat.string(fromFourCharCode: id)) wrote past Info's size")
-            if let s = o.shortStatus { #expect(s == kAudioFileBadPropertySizeError, "\(OCAFormat.string(fromFourCharCode: id)): short buffer \(s)") }
-        }
+        let answered = Self.walk(AudioFileObject.propertyTable.ids, badSize: kAudioFileBadPropertySizeError,
+                                 info: { AudioFileGetPropertyInfo(f, $0, $1, nil) }, get: { AudioFileGetProperty(f, $0, $1, $2) })
         // The walk covered what every file has, and the compressed files' cookies.
         #expect(answered.contains(kAudioFilePropertyDataFormat) && answered.contains(kAudioFilePropertyFrameToPacket))
         if spec.0 != kAudioFileWAVEType { #expect(answered.contains(kAudioFilePropertyMagicCookieData) && answered.contains(kAudioFilePropertyPacketTableInfo)) }
@@ -98,18 +107,9 @@ import SharedTestSupport
         defer { ExtAudioFileDispose(x) }
         var client = MP3FileTests.floatStereo
         try #require(ExtAudioFileSetProperty(x, kExtAudioFileProperty_ClientDataFormat, ExtFileIO.descriptionSize, &client) == noErr)
-        var extAnswered = 0
-        for id in ExtAudioFileObject.propertyTable.ids {
-            var infoSize: UInt32 = 0
-            guard ExtAudioFileGetPropertyInfo(x, id, &infoSize, nil) == noErr else { continue }
-            extAnswered += 1
-            let o = Self.probe(infoSize, id) { ExtAudioFileGetProperty(x, $0, $1, $2) }
-            #expect(o.status == noErr, "\(OCAFormat.string(fromFourCharCode: id)): Get \(o.status)")
-            #expect(o.size == infoSize, "\(OCAFormat.string(fromFourCharCode: id)): Info \(infoSize), Get \(o.size)")
-            #expect(!o.wroteBeyond, "\(OCAFormat.string(fromFourCharCode: id)) wrote past Info's size")
-            if let s = o.shortStatus { #expect(s == kExtAudioFileError_InvalidPropertySize, "\(OCAFormat.string(fromFourCharCode: id)): short buffer \(s)") }
-        }
-        #expect(extAnswered >= 10)
+        let extAnswered = Self.walk(ExtAudioFileObject.propertyTable.ids, badSize: kExtAudioFileError_InvalidPropertySize,
+                                    info: { ExtAudioFileGetPropertyInfo(x, $0, $1, nil) }, get: { ExtAudioFileGetProperty(x, $0, $1, $2) })
+        #expect(extAnswered.count >= 10)
     }
 
     /// Every converter property a PCM converter (rate and sample type change) and AAC's encoder and decoder answer.
@@ -123,17 +123,8 @@ import SharedTestSupport
         try #require(AudioConverterNew(&from, &to, &converter) == noErr)
         let c = try #require(converter)
         defer { AudioConverterDispose(c) }
-        var answered: [UInt32] = []
-        for id in AudioConverterObject.propertyTable.ids {
-            var infoSize: UInt32 = 0
-            guard AudioConverterGetPropertyInfo(c, id, &infoSize, nil) == noErr else { continue }
-            answered.append(id)
-            let o = Self.probe(infoSize, id) { AudioConverterGetProperty(c, $0, $1, $2) }
-            #expect(o.status == noErr, "\(OCAFormat.string(fromFourCharCode: id)): Get \(o.status)")
-            #expect(o.size == infoSize, "\(OCAFormat.string(fromFourCharCode: id)): Info \(infoSize), Get \(o.size)")
-            #expect(!o.wroteBeyond, "\(OCAFormat.string(fromFourCharCode: id)) wrote past Info's size")
-            if let s = o.shortStatus { #expect(s == kAudioConverterErr_BadPropertySizeError, "\(OCAFormat.string(fromFourCharCode: id)): short buffer \(s)") }
-        }
+        let answered = Self.walk(AudioConverterObject.propertyTable.ids, badSize: kAudioConverterErr_BadPropertySizeError,
+                                 info: { AudioConverterGetPropertyInfo(c, $0, $1, nil) }, get: { AudioConverterGetProperty(c, $0, $1, $2) })
         #expect(answered.contains(kAudioConverterCurrentInputStreamDescription) && answered.contains(kAudioConverterChannelMap))
         if kind == "encoder" { #expect(answered.contains(kAudioConverterCompressionMagicCookie) && answered.contains(kAudioConverterAvailableEncodeBitRates)) }
         if kind == "decoder" { #expect(answered.contains(kAudioConverterDecompressionMagicCookie)) }
@@ -174,16 +165,8 @@ import SharedTestSupport
         // Nothing parsed yet: every ID is data not yet available.
         #expect(AudioFileStreamGetPropertyInfo(s, kAudioFileStreamProperty_DataFormat, &infoSize, nil) == kAudioFileStreamError_DataUnavailable)
         #expect(bytes.withUnsafeBytes { AudioFileStreamParseBytes(s, UInt32(bytes.count), $0.baseAddress!, []) } == noErr)
-        var answered: [UInt32] = []
-        for id in AudioFileStreamObject.propertyTable.ids {
-            guard AudioFileStreamGetPropertyInfo(s, id, &infoSize, nil) == noErr else { continue }
-            answered.append(id)
-            let o = Self.probe(infoSize, id) { AudioFileStreamGetProperty(s, $0, $1, $2) }
-            #expect(o.status == noErr, "\(OCAFormat.string(fromFourCharCode: id)): Get \(o.status)")
-            #expect(o.size == infoSize, "\(OCAFormat.string(fromFourCharCode: id)): Info \(infoSize), Get \(o.size)")
-            #expect(!o.wroteBeyond, "\(OCAFormat.string(fromFourCharCode: id)) wrote past Info's size")
-            if let st = o.shortStatus { #expect(st == kAudioFileStreamError_BadPropertySize, "\(OCAFormat.string(fromFourCharCode: id)): short buffer \(st)") }
-        }
+        let answered = Self.walk(AudioFileStreamObject.propertyTable.ids, badSize: kAudioFileStreamError_BadPropertySize,
+                                 info: { AudioFileStreamGetPropertyInfo(s, $0, $1, nil) }, get: { AudioFileStreamGetProperty(s, $0, $1, $2) })
         #expect(answered.contains(kAudioFileStreamProperty_DataFormat) && answered.contains(kAudioFileStreamProperty_ReadyToProducePackets))
         if spec.0 == kAudioFileCAFType { #expect(answered.contains(kAudioFileStreamProperty_MagicCookieData)) }
         // Parsed: an ID that is no stream property is unsupported.

@@ -43,6 +43,22 @@ import Testing
         return (status, ioSize, short)
     }
 
+    /// Every ID of `ids` that `info` answers, read by `get` with exactly Info's size (it must succeed and report that
+    /// size) and with one byte less (it must get `badSize`). Answers how many Info answered.
+    static func walk(_ ids: [UInt32], badSize: OSStatus, info: (UInt32, UnsafeMutablePointer<UInt32>) -> OSStatus,
+                     get: (UInt32, UnsafeMutablePointer<UInt32>, UnsafeMutableRawPointer) -> OSStatus) -> Int {
+        var answered = 0
+        for id in ids {
+            var size: UInt32 = 0
+            guard info(id, &size) == noErr else { continue }
+            answered += 1
+            let (status, got, short) = getWithInfoSize(size) { get(id, $0, $1) }
+            #expect(status == noErr && got == size, "property \(id): Info \(size), Get \(got) (\(status))")
+            if let short { #expect(short == badSize, "property \(id): one byte short \(short)") }
+        }
+        return answered
+    }
+
     @Test func wavePropertiesGetWhatInfoSays() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sizes-\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -61,15 +77,8 @@ import Testing
         try #require(AudioFileOpenURL(url as CFURL, .readPermission, kAudioFileWAVEType, &opened) == noErr)
         let file = try #require(opened)
         defer { AudioFileClose(file) }
-        var answered = 0
-        for id in Self.fileProperties {
-            var size: UInt32 = 0
-            guard AudioFileGetPropertyInfo(file, id, &size, nil) == noErr else { continue }
-            answered += 1
-            let (status, got, short) = Self.getWithInfoSize(size) { AudioFileGetProperty(file, id, $0, $1) }
-            #expect(status == noErr && got == size, "property \(id): Info \(size), Get \(got) (\(status))")
-            if let short { #expect(short == kAudioFileBadPropertySizeError, "property \(id): one byte short \(short)") }
-        }
+        let answered = Self.walk(Self.fileProperties, badSize: kAudioFileBadPropertySizeError,
+                                 info: { AudioFileGetPropertyInfo(file, $0, $1, nil) }, get: { AudioFileGetProperty(file, $0, $1, $2) })
         #expect(answered >= 10)
     }
 
@@ -86,15 +95,9 @@ import Testing
         try #require(AudioConverterNew(&from, &to, &made) == noErr)
         let converter = try #require(made)
         defer { AudioConverterDispose(converter) }
-        var answered = 0
-        for id in Self.converterProperties {
-            var size: UInt32 = 0
-            guard AudioConverterGetPropertyInfo(converter, id, &size, nil) == noErr else { continue }
-            answered += 1
-            let (status, got, short) = Self.getWithInfoSize(size) { AudioConverterGetProperty(converter, id, $0, $1) }
-            #expect(status == noErr && got == size, "property \(id): Info \(size), Get \(got) (\(status))")
-            if let short { #expect(short == kAudioConverterErr_BadPropertySizeError, "property \(id): one byte short \(short)") }
-        }
+        let answered = Self.walk(Self.converterProperties, badSize: kAudioConverterErr_BadPropertySizeError,
+                                 info: { AudioConverterGetPropertyInfo(converter, $0, $1, nil) },
+                                 get: { AudioConverterGetProperty(converter, $0, $1, $2) })
         #expect(answered >= 10)
     }
 }
