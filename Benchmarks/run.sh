@@ -12,6 +12,16 @@ fi
 swift build -c release
 swift build -c release --product afconvert  # CodecBench times it against flac, opusenc and opusdec
 swift build -c release --product afplay     # tool-bench.py times afplay -o against soundstretch
+# FileIOBench sets ExtAudioFile's Float32 reading beside dr_wav too: Debian packages no dr_libs, so its header comes
+# from the miniaudio source package on PyPI (miniaudio.h carries dr_wav as ma_dr_wav), compiled into drwav-read.
+if [ ! -x .build/drwav-read ]; then
+    drwav_src=$(mktemp -d "${TMPDIR:-/tmp}/oca-drwav.XXXXXX")
+    python3 -m pip download --quiet --no-deps --no-binary :all: "miniaudio==1.71" -d "$drwav_src"
+    tar xzf "$drwav_src"/miniaudio-1.71.tar.gz -C "$drwav_src"
+    cc -O2 -I "$drwav_src/miniaudio-1.71/miniaudio" drwav/drwav-read.c -o .build/drwav-read -lm -lpthread -ldl
+    rm -rf "$drwav_src"
+fi
+export DRWAV_READ="$PWD/.build/drwav-read"
 # The round-trip benchmark plays and records on a private PulseAudio server (never the user's).
 server_dir=$(mktemp -d "${TMPDIR:-/tmp}/oca-pulse.XXXXXX")
 trap '../scripts/pulse-server.sh stop "$server_dir"; rm -rf "$server_dir"' EXIT
@@ -27,7 +37,7 @@ for b in RenderOverhead GraphRender EngineBench MixerBench ResamplerBench FileIO
     .build/release/$b | tee -a "$log"
     echo
 done
-echo "== Tools as whole processes (tool-bench.py: afplay -r 2 -o against soundstretch, afconvert against sox)"
+echo "== Tools as whole processes (tool-bench.py: afplay -r 2 -o against soundstretch, afconvert resampling and 16 -> 24 bit against sox)"
 python3 ./tool-bench.py .build/release | tee -a "$log"
 echo
 echo "== BatchBench (batch/ray_batch.py: catalog throughput against worker count)"

@@ -80,6 +80,14 @@ def main():
         [os.path.join(bin_dir, "afconvert"), "-f", "WAVE", "-d", "LEI24@48000", noise, os.path.join(work, "a48.wav")],
         ["sox", noise, "-b", "24", os.path.join(work, "s48.wav"), "rate", "-v", "48000"], rounds, "<= 1.0")
     summary.append(f"afconvert 44.1 -> 48 kHz 24-bit CPU vs sox (ours/peer, lower is faster) | {cpu:.2f}x | <= 1.0x")
+    # The same length of 16-bit stereo pink noise widened to 24 bits, no rate change (no dither is due either way).
+    noise16 = os.path.join(work, "noise16.wav")
+    subprocess.run(["sox", "-n", "-r", "44100", "-b", "16", "-c", "2", noise16, "synth", "120", "pinknoise"], check=True)
+    wall, cpu, _ = compare(
+        "afconvert 16 -> 24 bit (44.1 kHz stereo WAVE) vs sox -b 24",
+        [os.path.join(bin_dir, "afconvert"), "-f", "WAVE", "-d", "LEI24", noise16, os.path.join(work, "a24.wav")],
+        ["sox", noise16, "-b", "24", os.path.join(work, "s24.wav")], rounds, "<= 1.1")
+    summary.append(f"afconvert 16 -> 24 bit CPU vs sox (ours/peer, lower is faster) | {cpu:.2f}x | <= 1.1x")
     for line in summary:
         print("summary: " + line)
     subprocess.run(["rm", "-rf", work])

@@ -125,7 +125,9 @@ public final class SampleRateConverter {
                 phases = l
                 // Phase order from the design, then rows in visiting order: one table, no second copy.
                 let byPhase = ResamplerTables.exact(kernel: kernel, taps: taps, phases: l)
-                table = .allocate(capacity: l * taps)
+                // Rows of a multiple of 8 taps on a 64-byte boundary: no 32-byte load of a coefficient crosses a cache line.
+                table = UnsafeMutableRawPointer.allocate(byteCount: l * taps * MemoryLayout<Float>.stride, alignment: 64)
+                    .bindMemory(to: Float.self, capacity: l * taps)
                 rowOfPhase.deallocate()
                 rowOfPhase = .allocate(capacity: l)
                 for r in 0..<l {

@@ -1,6 +1,8 @@
 // Audio file throughput: writing and reading a 10-minute stereo 16-bit WAV (about 106 MB) with
 // Audio File Services and ExtAudioFile, against libsndfile in the same run. Prints MB/s (of WAV audio
-// data) and the ratio to libsndfile; median of 5 runs. Files go to the temporary directory.
+// data) and the ratio to libsndfile; median of 7 runs. Files go to the temporary directory. Reading as Float32 is
+// also set beside dr_wav (the drwav-read program run.sh builds, named by DRWAV_READ), which times the same reads of
+// the same file in its own process.
 import AudioToolbox
 import CSndfile
 import Foundation
@@ -117,3 +119,24 @@ row("write Int16", writeOurs, writeSndfile)
 row("read Int16 (AudioFile / sf_read_short)", { precondition(readOurs() == frames) }, { precondition(readSndfile(float: false) == frames) })
 row("read as Float32 (ExtAudioFile / sf_read_float)", { precondition(readOursAsFloat() == frames) }, { precondition(readSndfile(float: true) == frames) },
     goal: ">= 1.0x")
+
+// dr_wav: the same file, chunk and run count; its program reports its own median.
+if let drwav = ProcessInfo.processInfo.environment["DRWAV_READ"] {
+    let process = Process()
+    let pipe = Pipe()
+    process.executableURL = URL(fileURLWithPath: drwav)
+    process.arguments = [ours.path, String(chunk), "7"]
+    process.standardOutput = pipe
+    try! process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let fields = output.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+    guard process.terminationStatus == 0, fields.count == 2, Int(fields[0]) == frames, let theirs = Double(fields[1]) else {
+        fatalError("drwav-read failed: \(output)")
+    }
+    let ta = median((0..<7).map { _ in timed { precondition(readOursAsFloat() == frames) } })
+    print("read as Float32 (ExtAudioFile / ma_dr_wav_read_pcm_frames_f32)" + String(format: "  %9.0f   %9.0f (dr_wav)   %5.2fx", megabytes / ta, megabytes / theirs, theirs / ta))
+    print(String(format: "summary: FileIO read as Float32 (ExtAudioFile / dr_wav f32) vs dr_wav | %.2fx | -", theirs / ta))
+} else {
+    print("dr_wav: not compared (DRWAV_READ names no drwav-read program; Benchmarks/run.sh builds one)")
+}

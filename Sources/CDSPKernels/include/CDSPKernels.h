@@ -40,7 +40,9 @@ OCA_DSP_KERNEL float oca_dot_f64acc_avx2(const float *x, const float *h, long co
 OCA_DSP_KERNEL void oca_dot2_f64acc_avx2(const float *x, const float *y, const float *h, long count, float *out);
 
 /// The resampler's exact-phase loop (SampleRateConverter.produce) for one pair of channels `x`, `y` (or one
-/// channel `x` when `y` is NULL, `out1` then unused), with oca_dot2_f32_avx2's sums: output frame n of up to
+/// channel `x` when `y` is NULL, `out1` then unused), with sums of its own (two accumulator chains, several frames
+/// that share a row taken together; the bits depend only on the frame, never on how a stream's calls are cut, and
+/// differ from oca_dot2_f32_avx2's by rounding): output frame n of up to
 /// `count` reads the window at `*start` through row `*row` of `table`, then the phase advances by `numerator`
 /// and the window by `whole`, one frame more when the phase wraps past `phases`. The `phases` rows of `taps`
 /// are stored in the order a stream visits them (row r holds phase r·numerator mod phases; `*row` is the
