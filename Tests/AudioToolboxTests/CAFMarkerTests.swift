@@ -126,8 +126,10 @@ import Testing
         if FileSupport.sox != nil { #expect(try FileSupport.soxSamples(url).count == 45100) }
     }
 
-    /// A WAVE file with a chunk after its audio can be rewritten in place but not grown (which would overwrite the chunk).
-    @Test func growingWAVEDataRefusedWhenAChunkFollows() throws {
+    /// A WAVE file with a chunk after its audio grows: the chunk moves behind the new audio. Bytes after the audio that
+    /// are not a chunk cannot be moved, and growing over them is refused (rewriting in place is not).
+    @Test(arguments: [true, false])
+    func growingWAVEDataMovesAChunkThatFollows(_ chunk: Bool) throws {
         let url = FileSupport.tempURL("wav")
         defer { try? FileManager.default.removeItem(at: url) }
         let file = try FileSupport.createFile(url, kAudioFileWAVEType, OCAFormat.linearPCM(sampleRate: 8000, channels: 1, bitsPerChannel: 16,
@@ -137,8 +139,8 @@ import Testing
         #expect(AudioFileWriteBytes(file, false, 0, &bytes, &audio) == noErr)
         #expect(AudioFileClose(file) == noErr)
         var data = try [UInt8](Data(contentsOf: url))
-        data += Array("LISTzzzz".utf8) + [UInt8](repeating: 0x41, count: 12)
-        data.replaceSubrange(data.count - 16..<data.count - 12, with: [12, 0, 0, 0])
+        let tail = chunk ? Array("LIST".utf8) + [12, 0, 0, 0] + [UInt8](repeating: 0x41, count: 12) : [0x00, 0x7F, 0x13, 0x99]
+        data += tail
         let riff = UInt32(data.count - 8)
         data.replaceSubrange(4..<8, with: withUnsafeBytes(of: riff.littleEndian, Array.init))
         try Data(data).write(to: url)
@@ -150,12 +152,13 @@ import Testing
         bytes = 100
         #expect(AudioFileWriteBytes(w, false, 0, &bytes, &louder) == noErr)
         bytes = 2
-        #expect(AudioFileWriteBytes(w, false, 100, &bytes, &louder) == kAudioFileOperationNotSupportedError)
+        #expect(AudioFileWriteBytes(w, false, 100, &bytes, &louder) == (chunk ? noErr : kAudioFileOperationNotSupportedError))
         #expect(AudioFileClose(w) == noErr)
         let after = try [UInt8](Data(contentsOf: url))
-        #expect(after.suffix(12) == ArraySlice([UInt8](repeating: 0x41, count: 12)))
-        #expect(after.count == data.count)
-        if FileSupport.sox != nil { #expect(try FileSupport.soxSamples(url).allSatisfy { $0 >> 16 == 200 }) }
+        #expect(after.suffix(tail.count) == ArraySlice(tail))
+        #expect(after.count == data.count + (chunk ? 2 : 0))
+        let samples = try FileSupport.soxSamples(url)
+        #expect(samples.count == (chunk ? 51 : 50) && samples.allSatisfy { $0 >> 16 == 200 })
     }
 
     /// The Swift-declared structs keep Apple's C layout.

@@ -90,15 +90,16 @@ import Testing
         AudioComponentInstanceDispose(unit!)
     }
 
-    @Test func userDataIsWrittenToCAFOnlyAndFFmpegReadsTheFile() throws {
+    /// User data goes into CAF (and WAVE and AIFF: UserDataChunkLayoutTests), not RF64, whose reader stops at its data.
+    @Test func userDataIsNotWrittenToRF64AndFFmpegReadsTheCAF() throws {
         let dir = URL(fileURLWithPath: NSTemporaryDirectory())
-        let caf = dir.appendingPathComponent("legacy-ud-\(getpid()).caf"), wav = dir.appendingPathComponent("legacy-ud-\(getpid()).wav")
+        let caf = dir.appendingPathComponent("legacy-ud-\(getpid()).caf"), wav = dir.appendingPathComponent("legacy-ud-\(getpid()).rf64")
         defer { try? FileManager.default.removeItem(at: caf); try? FileManager.default.removeItem(at: wav) }
         var format = Self.pcm(kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked, channels: 1, bytes: 2)
         let tag: [UInt8] = [1, 2, 3]
 
         var file: AudioFileID?
-        #expect(AudioFileCreateWithURL(wav as CFURL, kAudioFileWAVEType, &format, .eraseFile, &file) == noErr)
+        #expect(AudioFileCreateWithURL(wav as CFURL, kAudioFileRF64Type, &format, .eraseFile, &file) == noErr)
         #expect(AudioFileSetUserData(file!, 0x61707044, 0, 3, tag) == kAudioFileOperationNotSupportedError)
         AudioFileClose(file!)
 

@@ -308,11 +308,12 @@ public func AudioFileGetUserDataAtOffset(_ inAudioFile: AudioFileID, _ inUserDat
 }
 
 /// Apple's `AudioFileSetUserData`: replaces the `inIndex`th chunk of `inUserDataID` with `inUserDataSize` bytes
-/// (the chunk's contents, without its header), or adds one when `inIndex` is the number of such chunks. CAF files
-/// opened for writing: the chunk is written after the audio data (where CAF allows chunks once the data is sized)
-/// and stays there as the audio grows; a chunk that lies before the audio cannot be changed
-/// (kAudioFileOperationNotSupportedError), nor can the chunks the file's own properties manage (desc, data, pakt,
-/// kuki, chan, info, free: kAudioFileInvalidChunkError). Other file types answer kAudioFileOperationNotSupportedError.
+/// (the chunk's contents, without its header), or adds one when `inIndex` is the number of such chunks. CAF, WAVE
+/// and AIFF files opened for writing: the chunk is written after the audio data and stays there as the audio grows;
+/// a chunk that lies before the audio cannot be changed (kAudioFileOperationNotSupportedError), nor can the chunks
+/// the file's own properties manage (CAF's desc, data, pakt, kuki, chan, info, free; WAVE's fmt, data, ds64, fact,
+/// JUNK; AIFF's COMM, SSND, FVER: kAudioFileInvalidChunkError). Other file types (RF64 among them) answer
+/// kAudioFileOperationNotSupportedError.
 @discardableResult
 public func AudioFileSetUserData(_ inAudioFile: AudioFileID, _ inUserDataID: UInt32, _ inIndex: UInt32, _ inUserDataSize: UInt32,
                                  _ inUserData: UnsafeRawPointer) -> OSStatus {

@@ -13,7 +13,8 @@ struct AudioFileLayout {
     var headerPatch: HeaderPatch = .none
     /// Other chunks (user data), by four-char code, in file order.
     var userData: [(UInt32, [UInt8])] = []
-    /// Chunks to write after the audio data when the file is finished (CAF markers and their names).
+    /// Chunks after the audio data, rewritten there with each header update: CAF's markers, names, info and packet
+    /// table, and user data in CAF, WAVE and AIFF files (the audio grows over them; they move to its new end).
     var trailingChunks: [(UInt32, [UInt8])] = []
     /// Growing the data is refused: bytes follow the audio that are not kept in `trailingChunks`, or a
     /// packet table would go stale.
@@ -55,4 +56,37 @@ protocol AudioFileContainer {
     static func create(format: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError>
     /// The header fields to write after the data grew to `dataByteCount` bytes.
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])]
+}
+
+extension AudioFileLayout {
+    /// The trailing chunks as they sit in the file: CAF frames a chunk with a 4-byte ID and an 8-byte big-endian
+    /// size; RIFF with a 4-byte little-endian size and AIFF a big-endian one, each padded to an even length.
+    var trailingChunkBytes: [UInt8] {
+        var w = ByteWriter()
+        for (id, body) in trailingChunks {
+            w.fourCC(id)
+            switch fileType {
+            case kAudioFileCAFType: w.be(UInt64(body.count), 8)
+            case kAudioFileWAVEType, kAudioFileRF64Type: w.le(UInt64(body.count), 4)
+            default: w.be(UInt64(body.count), 4)
+            }
+            w.append(body)
+            if fileType != kAudioFileCAFType && body.count & 1 == 1 { w.append([0]) }
+        }
+        return w.bytes
+    }
+
+    /// The bytes `trailingChunkBytes` takes.
+    var trailingChunkByteCount: Int64 {
+        trailingChunks.reduce(Int64(0)) { sum, chunk in
+            let n = Int64(chunk.1.count)
+            return sum + (fileType == kAudioFileCAFType ? 12 + n : 8 + n + (n & 1))
+        }
+    }
+
+    /// Where the audio data ends in the file, with RIFF's and AIFF's pad byte after an odd length.
+    var paddedDataEnd: Int64 {
+        let padded = [kAudioFileWAVEType, kAudioFileRF64Type, kAudioFileAIFFType, kAudioFileAIFCType].contains(fileType)
+        return dataOffset + dataByteCount + (padded ? dataByteCount & 1 : 0)
+    }
 }

@@ -1,12 +1,16 @@
 // User data: finding a chunk (every Get call) and writing (AudioFileSetUserData, AudioFileRemoveUserData).
-// Writing is CAF only: a CAF file may hold chunks after its sized audio data, so new and changed chunks go there
-// and are rewritten after the data at each header update, the way the marker chunks are. Chunks that sit before the audio are read-only here (changing them
-// would move the data); WAVE and AIFF chunks are not written yet.
+// Writing is for CAF, WAVE and AIFF files: each may hold chunks after its audio data, so new and changed chunks go
+// there and are rewritten after the data at each header update, the way CAF's marker chunks are. Chunks that sit
+// before the audio are read-only here (changing them would move the data). RF64 is not written (its reader stops at
+// the data chunk, so chunks after it would not be found again).
 
 extension AudioFileObject {
-    /// The chunks this implementation writes itself; user data may not name them.
+    /// The chunks this implementation writes itself, per file type; user data may not name them.
     private static let cafOwnedChunks: Set<UInt32> = [OCAFormat.fourCharCode("desc"), OCAFormat.fourCharCode("data"), CAFContainer.pakt,
                                                       CAFContainer.kuki, CAFContainer.chan, CAFContainer.info, CAFContainer.free]
+    private static let waveOwnedChunks: Set<UInt32> = [WAVEContainer.fmt, WAVEContainer.data, WAVEContainer.ds64,
+                                                       OCAFormat.fourCharCode("fact"), OCAFormat.fourCharCode("JUNK")]
+    private static let aiffOwnedChunks: Set<UInt32> = [AIFFContainer.comm, AIFFContainer.ssnd, AIFFContainer.fver]
 
     /// The contents of the `index`th chunk of `id`, or nil if there is no such chunk.
     func userData(_ id: UInt32, _ index: UInt32) -> [UInt8]? {
@@ -34,8 +38,14 @@ extension AudioFileObject {
     /// Checks that user data can be written to this file.
     private func userDataWritable(_ id: UInt32) -> OSStatus {
         guard writable else { return kAudioFilePermissionsError }
-        guard layout.fileType == kAudioFileCAFType, case .caf = layout.headerPatch else { return kAudioFileOperationNotSupportedError }
-        guard !Self.cafOwnedChunks.contains(id) else { return kAudioFileInvalidChunkError }
+        let owned: Set<UInt32>
+        switch (layout.fileType, layout.headerPatch) {
+        case (kAudioFileCAFType, .caf): owned = Self.cafOwnedChunks
+        case (kAudioFileWAVEType, .wave(_, _, let ds64Offset)) where ds64Offset < 0: owned = Self.waveOwnedChunks
+        case (kAudioFileAIFFType, .aiff), (kAudioFileAIFCType, .aiff): owned = Self.aiffOwnedChunks
+        default: return kAudioFileOperationNotSupportedError
+        }
+        guard !owned.contains(id) else { return kAudioFileInvalidChunkError }
         guard !layout.tailLocked else { return kAudioFileOperationNotSupportedError }
         return noErr
     }
@@ -69,7 +79,7 @@ extension AudioFileObject {
         let status2 = updateHeader()
         guard status2 == noErr else { return status2 }
         // The header update rewrites the chunks after the audio only when there are some: cut the last one off.
-        if layout.trailingChunks.isEmpty && !store.truncate(to: layout.dataOffset + layout.dataByteCount) { return store.writeFailure }
+        if layout.trailingChunks.isEmpty && !store.truncate(to: layout.paddedDataEnd) { return store.writeFailure }
         return noErr
     }
 }

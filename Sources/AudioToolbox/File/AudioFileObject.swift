@@ -83,12 +83,12 @@ final class AudioFileObject: @unchecked Sendable {
         for type in order {
             switch containers[type]!.parse(store) {
             case .success(var layout):
-                // Appending must not overwrite what follows the audio: CAF keeps those chunks and moves them;
-                // anything else (a WAVE LIST after data, say) makes growing the data an error instead.
-                let pad: Int64 = layout.fileType == kAudioFileCAFType ? 0 : layout.dataByteCount & 1
-                let tail = store.size - (layout.dataOffset + layout.dataByteCount + pad)
-                let kept = layout.trailingChunks.reduce(Int64(0)) { $0 + 12 + Int64($1.1.count) }
-                layout.tailLocked = (tail > 0 && tail != kept) || (layout.packetTable != nil && layout.packetIndex == nil)
+                // Appending must not overwrite what follows the audio: CAF, WAVE and AIFF keep those chunks and move
+                // them; anything else there (a chunk too large to keep, bytes that are not chunks) makes growing the
+                // data an error instead.
+                let tail = store.size - layout.paddedDataEnd
+                layout.tailLocked = (tail > 0 && tail != layout.trailingChunkByteCount)
+                    || (layout.packetTable != nil && layout.packetIndex == nil)
                 return .success(AudioFileObject(store: store, container: containers[layout.fileType] ?? containers[type]!,
                                                 layout: layout, writable: writable))
             case .failure(let e):
@@ -354,11 +354,9 @@ final class AudioFileObject: @unchecked Sendable {
             layout.trailingChunks.insert((CAFContainer.pakt, body), at: 0)
         }
         if !layout.trailingChunks.isEmpty {
-            // CAF chunks after the (now sized) audio data; rewritten whole each time.
-            var w = ByteWriter()
-            for (id, body) in layout.trailingChunks { w.fourCC(id); w.be(UInt64(body.count), 8); w.append(body) }
-            let end = layout.dataOffset + layout.dataByteCount
-            guard store.write(at: end, w.bytes), store.truncate(to: end + Int64(w.bytes.count)) else { return store.writeFailure }
+            // Chunks after the (now sized) audio data; rewritten whole each time.
+            let bytes = layout.trailingChunkBytes, end = layout.paddedDataEnd
+            guard store.write(at: end, bytes), store.truncate(to: end + Int64(bytes.count)) else { return store.writeFailure }
         }
         headerDirty = false
         patchedByteCount = layout.dataByteCount

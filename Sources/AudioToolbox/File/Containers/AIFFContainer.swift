@@ -63,6 +63,8 @@ enum AIFFContainer: AudioFileContainer {
         var frameCountField: Int64 = 0
         var dataOffset: Int64 = -1, dataSize: Int64 = 0, ssndSizeField: Int64 = 0
         var userData: [(UInt32, [UInt8])] = []
+        /// The chunks after the sound data, kept to be moved when the data grows.
+        var trailing: [(UInt32, [UInt8])] = []
         var info: [String: String] = [:]
         var offset: Int64 = 12, chunks = 0
         while offset + 8 <= fileSize {
@@ -126,6 +128,7 @@ enum AIFFContainer: AudioFileContainer {
                              OCAFormat.fourCharCode("(c) "): "copyright", OCAFormat.fourCharCode("ANNO"): "comments"]
                 if let key = names[id] { info[key] = String(decoding: b.prefix { $0 != 0 }, as: UTF8.self) }
                 userData.append((id, b))
+                if dataOffset >= 0 { trailing.append((id, b)) }
             }
             offset = body + size + (size & 1)
         }
@@ -136,7 +139,7 @@ enum AIFFContainer: AudioFileContainer {
         return .success(AudioFileLayout(fileType: kind == aifc ? kAudioFileAIFCType : kAudioFileAIFFType, format: format,
                                         dataOffset: dataOffset, dataByteCount: dataSize, info: info,
                                         headerPatch: .aiff(formSizeOffset: 4, frameCountOffset: frameCountField, ssndSizeOffset: ssndSizeField),
-                                        userData: userData))
+                                        userData: userData, trailingChunks: trailing))
     }
 
     static func create(format f: AudioStreamBasicDescription, channelLayout: [UInt8]?, magicCookie: [UInt8]?) -> Result<([UInt8], AudioFileLayout), OSStatusError> {
@@ -228,7 +231,7 @@ enum AIFFContainer: AudioFileContainer {
     static func sizeFields(_ layout: AudioFileLayout, dataByteCount: Int64) -> [(Int64, [UInt8])] {
         guard case .aiff(let formOffset, let framesOffset, let ssndOffset) = layout.headerPatch else { return [] }
         var formSize = ByteWriter(), frames = ByteWriter(), ssndSize = ByteWriter()
-        formSize.be(UInt64(clamping: layout.dataOffset + dataByteCount + (dataByteCount & 1) - 8), 4)
+        formSize.be(UInt64(clamping: layout.dataOffset + dataByteCount + (dataByteCount & 1) + layout.trailingChunkByteCount - 8), 4)
         // COMM's count: frames for linear PCM, packets for the compressed types.
         frames.be(UInt64(clamping: dataByteCount / Int64(max(layout.format.mBytesPerPacket, 1))), 4)
         ssndSize.be(UInt64(clamping: dataByteCount + 8), 4)

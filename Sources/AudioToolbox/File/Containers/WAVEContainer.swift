@@ -26,6 +26,8 @@ enum WAVEContainer: AudioFileContainer {
         var dataOffset: Int64 = -1, dataSize: Int64 = 0, dataSizeField: Int64 = 0
         var infoDict: [String: String] = [:]
         var userData: [(UInt32, [UInt8])] = []
+        /// The chunks after the data, kept to be moved when the data grows.
+        var trailing: [(UInt32, [UInt8])] = []
         var offset: Int64 = 12
         var chunks = 0
         while offset + 8 <= fileSize {
@@ -64,8 +66,10 @@ enum WAVEContainer: AudioFileContainer {
             } else if id == list, size >= 4, size <= 1 << 20, let b = store.bytes(at: body, count: Int(size)) {
                 parseInfo(b, into: &infoDict)
                 userData.append((id, b))
+                if dataOffset >= 0 { trailing.append((id, b)) }
             } else if size <= 1 << 20, let b = store.bytes(at: body, count: Int(size)) {
                 userData.append((id, b))
+                if dataOffset >= 0 { trailing.append((id, b)) }
             }
             // Chunks are word aligned; a size can never move us backwards.
             offset = body + size + (size & 1)
@@ -77,7 +81,7 @@ enum WAVEContainer: AudioFileContainer {
         return .success(AudioFileLayout(fileType: is64 ? kAudioFileRF64Type : kAudioFileWAVEType, format: format, dataOffset: dataOffset,
                                         dataByteCount: dataSize, channelLayout: layout, info: infoDict,
                                         headerPatch: .wave(riffSizeOffset: 4, dataSizeOffset: dataSizeField, ds64Offset: ds64Offset),
-                                        userData: userData))
+                                        userData: userData, trailingChunks: trailing))
     }
 
     /// The 'fmt ' chunk: returns the stream format and, for extensible files, a bitmap channel layout.
@@ -260,13 +264,13 @@ enum WAVEContainer: AudioFileContainer {
         if ds64Offset >= 0 {
             // RF64: the 32-bit fields stay 0xFFFFFFFF; the sizes go into ds64.
             var ds = ByteWriter()
-            ds.le(UInt64(max(0, layout.dataOffset + dataByteCount + (dataByteCount & 1) - 8)), 8)
+            ds.le(UInt64(max(0, layout.dataOffset + dataByteCount + (dataByteCount & 1) + layout.trailingChunkByteCount - 8)), 8)
             ds.le(UInt64(dataByteCount), 8)
             ds.le(UInt64(dataByteCount / Int64(max(layout.format.mBytesPerPacket, 1))), 8)
             return [(ds64Offset, ds.bytes)]
         }
         var riffSize = ByteWriter(), dataSize = ByteWriter()
-        riffSize.le(UInt64(clamping: max(0, layout.dataOffset + dataByteCount + (dataByteCount & 1) - 8)), 4)
+        riffSize.le(UInt64(clamping: max(0, layout.dataOffset + dataByteCount + (dataByteCount & 1) + layout.trailingChunkByteCount - 8)), 4)
         dataSize.le(UInt64(clamping: dataByteCount), 4)
         return [(riffOffset, riffSize.bytes), (dataOffsetField, dataSize.bytes)]
     }
