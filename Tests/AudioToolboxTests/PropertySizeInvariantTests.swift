@@ -172,4 +172,38 @@ import SharedTestSupport
         // Parsed: an ID that is no stream property is unsupported.
         #expect(AudioFileStreamGetPropertyInfo(s, 0x7A7A_7A7A, &infoSize, nil) == kAudioFileStreamError_UnsupportedProperty)
     }
+
+    /// An output queue's table (the device properties skipped where no device answers), then the rows with rules of
+    /// their own: the meters answer kAudioQueueErr_InvalidPropertyValue until metering is on, then fill a smaller
+    /// buffer with the first channels; a read-only property refuses a set; the write-only ChannelAssignments is not read.
+    @Test func queueGetWritesInfoSize() throws {
+        var format = Self.int16Stereo
+        let callback: AudioQueueOutputCallback = { _, _, _ in }
+        var queue: AudioQueueRef?
+        try #require(AudioQueueNewOutput(&format, callback, nil, nil, nil, 0, &queue) == noErr)
+        let q = try #require(queue)
+        defer { AudioQueueDispose(q, true) }
+        let answered = Self.walk(AudioQueueObject.propertyTable.ids, badSize: kAudioQueueErr_InvalidPropertySize,
+                                 info: { AudioQueueGetPropertySize(q, $0, $1) }, get: { AudioQueueGetProperty(q, $0, $2, $1) })
+        #expect(answered.contains(kAudioQueueProperty_StreamDescription) && answered.contains(kAudioQueueProperty_IsRunning))
+        #expect(!answered.contains(kAudioQueueProperty_CurrentLevelMeter) && !answered.contains(kAudioQueueProperty_ChannelAssignments))
+
+        var size: UInt32 = 0
+        #expect(AudioQueueGetPropertySize(q, kAudioQueueProperty_CurrentLevelMeterDB, &size) == kAudioQueueErr_InvalidPropertyValue)
+        #expect(AudioQueueGetPropertySize(q, kAudioQueueProperty_ChannelAssignments, &size) == kAudioQueueErr_InvalidProperty)
+        var on: UInt32 = 1
+        #expect(AudioQueueSetProperty(q, kAudioQueueProperty_IsRunning, &on, 4) == kAudioQueueErr_InvalidProperty)
+        #expect(AudioQueueSetProperty(q, kAudioQueueProperty_EnableLevelMetering, &on, 2) == kAudioQueueErr_InvalidPropertySize)
+        #expect(AudioQueueSetProperty(q, kAudioQueueProperty_EnableLevelMetering, &on, 4) == noErr)
+        #expect(AudioQueueGetPropertySize(q, kAudioQueueProperty_CurrentLevelMeterDB, &size) == noErr)
+        #expect(size == 2 * UInt32(MemoryLayout<AudioQueueLevelMeterState>.size))
+        var states = [AudioQueueLevelMeterState](repeating: AudioQueueLevelMeterState(mAveragePower: 7, mPeakPower: 7), count: 2)
+        size = UInt32(MemoryLayout<AudioQueueLevelMeterState>.size)
+        #expect(AudioQueueGetProperty(q, kAudioQueueProperty_CurrentLevelMeterDB, &states, &size) == noErr)
+        #expect(size == UInt32(MemoryLayout<AudioQueueLevelMeterState>.size))
+        // Nothing played yet: silence, -120 dB; the second channel's state was not touched.
+        #expect(states[0].mPeakPower == -120 && states[1].mPeakPower == 7)
+        size = 0
+        #expect(AudioQueueGetProperty(q, kAudioQueueProperty_CurrentLevelMeterDB, &states, &size) == kAudioQueueErr_InvalidPropertySize)
+    }
 }

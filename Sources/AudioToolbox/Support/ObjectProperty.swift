@@ -43,6 +43,13 @@ struct ObjectProperty<Object>: @unchecked Sendable {
     let read: Reader
     let setSize: SetSize
     let write: Writer?
+    /// The status Info and Get answer while the object cannot give the value now (noErr when it can): an Audio
+    /// Queue's meters while metering is off, its device without one, a property that is written but not read.
+    /// A set is not affected.
+    var availability: ((Object) -> OSStatus)?
+    /// Get takes a buffer smaller than Info's size (not empty) and fills what fits: an Audio Queue's meters, where a
+    /// client may ask for fewer channels.
+    var truncates = false
 
     /// A row with every part given.
     init(_ id: UInt32, exists: @escaping (Object) -> Bool = { _ in true }, writable: Writability = .never,
@@ -54,6 +61,20 @@ struct ObjectProperty<Object>: @unchecked Sendable {
         self.setSize = setSize
         self.read = read
         self.write = write
+    }
+
+    /// This row, answering `status` to Info and Get while it is not noErr (see `availability`).
+    func available(_ status: @escaping (Object) -> OSStatus) -> ObjectProperty {
+        var row = self
+        row.availability = status
+        return row
+    }
+
+    /// This row with Get taking smaller buffers (see `truncates`).
+    func truncating() -> ObjectProperty {
+        var row = self
+        row.truncates = true
+        return row
     }
 
     /// A fixed-size value of type `T`: Info's size is `T`'s, Get stores the getter's value, a set loads a
@@ -139,9 +160,12 @@ struct ObjectProperty<Object>: @unchecked Sendable {
         case .atLeast(let n): setSize = .atLeast(n)
         case .current: setSize = .current
         }
-        return ObjectProperty<Outer>(id, exists: { (outerExists?($0) ?? true) && row.exists(part($0)) }, writable: writability,
-                                     size: { row.size(part($0)) }, setSize: setSize,
-                                     read: { row.read(part($0), $1, $2) },
-                                     write: row.write.map { write in { write(part($0), $1) } })
+        var outer = ObjectProperty<Outer>(id, exists: { (outerExists?($0) ?? true) && row.exists(part($0)) }, writable: writability,
+                                          size: { row.size(part($0)) }, setSize: setSize,
+                                          read: { row.read(part($0), $1, $2) },
+                                          write: row.write.map { write in { write(part($0), $1) } })
+        outer.availability = row.availability.map { status in { status(part($0)) } }
+        outer.truncates = row.truncates
+        return outer
     }
 }

@@ -28,30 +28,48 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
         rows[id]?.first { $0.exists(object) }
     }
 
-    /// Info: the size Get writes and whether a set may succeed now; nil where the object lacks the property.
+    /// Info: the size Get writes and whether a set may succeed now; nil where the object lacks the property or
+    /// cannot give it now (a row's `availability`).
     func info(_ object: Object, _ id: UInt32) -> (size: UInt32, writable: Bool)? {
-        guard let row = row(object, id) else { return nil }
+        guard let row = row(object, id), row.availability?(object) ?? noErr == noErr else { return nil }
         return (row.size(object), isWritable(row, object))
     }
 
-    /// Info as Apple's calls answer it: the kind's unsupported status, or the size and writability.
+    /// Info as Apple's calls answer it: the kind's unsupported status, the row's availability status, or the size
+    /// and writability.
     func info(_ object: Object, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
               _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
-        guard let (size, writable) = info(object, id) else { return statuses.unsupported(object) }
-        outSize?.pointee = size
-        outWritable?.pointee = DarwinBoolean(writable)
+        guard let row = row(object, id) else { return statuses.unsupported(object) }
+        if let status = row.availability?(object), status != noErr { return status }
+        outSize?.pointee = row.size(object)
+        outWritable?.pointee = DarwinBoolean(isWritable(row, object))
         return noErr
     }
 
-    /// Get: at least Info's size in, exactly Info's size out (the buffer also carries a translation's input).
+    /// Get: at least Info's size in, exactly Info's size out (the buffer also carries a translation's input); a
+    /// truncating row fills a smaller buffer and reports the bytes it wrote.
     func get(_ object: Object, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutableRawPointer) -> OSStatus {
         guard let row = row(object, id) else { return statuses.unsupported(object) }
+        if let status = row.availability?(object), status != noErr { return status }
         let size = row.size(object)
+        if ioSize.pointee < size && row.truncates && ioSize.pointee > 0 {
+            // The whole value into scratch, then what fits: the rows that truncate are small (a meter per channel).
+            let scratch = UnsafeMutableRawPointer.allocate(byteCount: Int(size), alignment: 16)
+            defer { scratch.deallocate() }
+            let status = row.read(object, scratch, size)
+            if status == noErr {
+                out.copyMemory(from: scratch, byteCount: Int(ioSize.pointee))
+            }
+            return status
+        }
         guard ioSize.pointee >= size else { return statuses.badSize }
         let status = row.read(object, out, size)
         if status == noErr { ioSize.pointee = size }
         return status
     }
+
+    /// Whether a row names `id` (the object may not have it now).
+    func names(_ id: UInt32) -> Bool { rows[id] != nil }
 
     /// Set: the row must exist, be writable now and accept the size; then its writer decides.
     func set(_ object: Object, _ id: UInt32, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
