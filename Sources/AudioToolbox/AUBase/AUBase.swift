@@ -58,8 +58,7 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     var hostCallbacks = HostCallbackInfo()
     var currentPreset = (number: Int32(-1), name: "Untitled")
 
-    struct Listener { var id: AudioUnitPropertyID; var proc: AudioUnitPropertyListenerProc; var userData: UnsafeMutableRawPointer? }
-    private let listeners = LockedState<[Listener]>([])
+    private let listeners = PropertyListenerList<AudioUnitPropertyListenerProc>()
     let renderNotifies = RenderNotifyList()
     let eventQueue = ParameterEventQueue()
     /// Render-time load measurement for AUGraphGetCPULoad (off unless a graph asks).
@@ -327,25 +326,22 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
 
     override func addPropertyListener(_ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc,
                                       _ userData: UnsafeMutableRawPointer?) -> OSStatus {
-        listeners.withLock { $0.append(Listener(id: id, proc: proc, userData: userData)) }
+        listeners.add(id, proc, userData)
         return noErr
     }
 
     override func removePropertyListener(_ id: AudioUnitPropertyID, _ proc: AudioUnitPropertyListenerProc,
                                          _ userData: UnsafeMutableRawPointer?, matchUserData: Bool) -> OSStatus {
-        listeners.withLock { list in
-            list.removeAll { $0.id == id && sameFunction($0.proc, proc) && (!matchUserData || $0.userData == userData) }
-        }
+        listeners.remove(id, proc, userData, anyUserData: !matchUserData)
         return noErr
     }
 
     /// Tells every listener of `id` that it changed, synchronously on the calling thread (never the
     /// render thread).
     func propertyChanged(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) {
-        let matching = listeners.withLock { list in list.filter { $0.id == id } }
         typealias NullableRefConListener = @convention(c) (UnsafeMutableRawPointer?, AudioUnit, AudioUnitPropertyID,
                                                            AudioUnitScope, AudioUnitElement) -> Void
-        for l in matching {
+        listeners.fire(id) { l in
             unsafeBitCast(l.proc, to: NullableRefConListener.self)(l.userData, handle, id, scope, element)
         }
     }

@@ -75,9 +75,3 @@ func invokeRenderCallback(_ proc: AURenderCallback, _ refCon: UnsafeMutableRawPo
     let callable = unsafeBitCast(proc, to: NullableRefConCallback.self)
     return callable(refCon, flags, timeStamp, bus, frames, ioData)
 }
-
-/// C function pointers are not Equatable in Swift; compare their addresses.
-@inline(__always)
-func sameFunction<F>(_ a: F, _ b: F) -> Bool {
-    unsafeBitCast(a, to: UnsafeRawPointer.self) == unsafeBitCast(b, to: UnsafeRawPointer.self)
-}

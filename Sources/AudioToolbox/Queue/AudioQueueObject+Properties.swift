@@ -171,19 +171,15 @@ extension AudioQueueObject {
     }
 
     func addListener(_ id: AudioQueuePropertyID, _ proc: @escaping AudioQueuePropertyListenerProc, _ user: UnsafeMutableRawPointer?) -> OSStatus {
-        lock.lock(); defer { lock.unlock() }
         guard Self.propertyTable.names(id) else { return kAudioQueueErr_InvalidProperty }
-        listeners.append((id, proc, user))
+        listeners.add(id, proc, user)
         return noErr
     }
 
+    /// Removes one registration of `proc` with `user` (Apple's queue removes one per call).
     func removeListener(_ id: AudioQueuePropertyID, _ proc: @escaping AudioQueuePropertyListenerProc, _ user: UnsafeMutableRawPointer?) -> OSStatus {
-        lock.lock(); defer { lock.unlock() }
         guard Self.propertyTable.names(id) else { return kAudioQueueErr_InvalidProperty }
-        let target = unsafeBitCast(proc, to: UnsafeRawPointer.self)
-        if let i = listeners.firstIndex(where: { $0.id == id && unsafeBitCast($0.proc, to: UnsafeRawPointer.self) == target && $0.user == user }) {
-            listeners.remove(at: i)
-        }
+        listeners.remove(id, proc, user, firstOnly: true)
         return noErr
     }
 

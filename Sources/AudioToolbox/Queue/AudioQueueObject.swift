@@ -43,7 +43,7 @@ final class AudioQueueObject: @unchecked Sendable {
     var disposed = false
     var disposeAfterPlayOut = false
     var unit: AudioUnit?
-    var listeners: [(id: AudioQueuePropertyID, proc: AudioQueuePropertyListenerProc, user: UnsafeMutableRawPointer?)] = []
+    let listeners = PropertyListenerList<AudioQueuePropertyListenerProc>()
     var pendingNotifications: [AudioQueuePropertyID] = []
     var magicCookie: [UInt8] = []
     var channelLayout: [UInt8] = []
@@ -514,11 +514,10 @@ final class AudioQueueObject: @unchecked Sendable {
         lock.lock()
         let ids = pendingNotifications
         pendingNotifications.removeAll()
-        let registered = listeners
         let gone = disposed
         lock.unlock()
         if gone { return }
-        for id in ids { for l in registered where l.id == id { l.proc(l.user, ref, id) } }
+        for id in ids { listeners.fire(id) { l in l.proc(l.userData, ref, id) } }
     }
 
     /// What the device holds beyond the frame being rendered (its latency, buffer and safety offset at the queue's rate),

@@ -80,7 +80,7 @@ public func CAClockSetProperty(_ inCAClock: CAClockRef, _ inPropertyID: CAClockP
 @discardableResult
 public func CAClockAddListener(_ inCAClock: CAClockRef, _ inListenerProc: CAClockListenerProc,
                                _ inUserData: UnsafeMutableRawPointer) -> OSStatus {
-    withClock(inCAClock) { $0.addListener(.init(proc: inListenerProc, userData: inUserData)); return noErr }
+    withClock(inCAClock) { $0.addListener(inListenerProc, inUserData); return noErr }
 }
 
 /// Removes a listener added with the same function and user data.

@@ -5,11 +5,6 @@ import Foundation
 /// mode. Calls may come from any thread except a render thread (one lock guards the state); listeners
 /// are called on the calling thread, after the lock is released.
 final class CAClockObject: @unchecked Sendable {
-    struct Listener {
-        let proc: CAClockListenerProc
-        let userData: UnsafeMutableRawPointer
-    }
-
     private let lock = NSLock()
     private var running = false
     private var armed = false
@@ -22,7 +17,8 @@ final class CAClockObject: @unchecked Sendable {
     private var smpteFormat: CAClockSMPTEFormat = .type30
     private var smpteOffset = 0.0
     private var name: CFString?
-    private var listeners: [Listener] = []
+    /// Every listener hears every message: they are kept under one ID, 0.
+    private let listeners = PropertyListenerList<CAClockListenerProc>()
 
     var handle: CAClockRef { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
@@ -33,18 +29,13 @@ final class CAClockObject: @unchecked Sendable {
     }
 
     private func notify(_ message: CAClockMessage) {
-        for l in locked({ listeners }) { l.proc(l.userData, message, nil) }
+        listeners.fire(0) { l in l.proc(l.userData!, message, nil) }
     }
 
-    func addListener(_ l: Listener) { locked { listeners.append(l) } }
+    func addListener(_ proc: @escaping CAClockListenerProc, _ userData: UnsafeMutableRawPointer) { listeners.add(0, proc, userData) }
 
     func removeListener(_ proc: CAClockListenerProc, _ userData: UnsafeMutableRawPointer) -> Bool {
-        locked {
-            guard let i = listeners.firstIndex(where: { unsafeBitCast($0.proc, to: UnsafeRawPointer.self) == unsafeBitCast(proc, to: UnsafeRawPointer.self)
-                                                      && $0.userData == userData }) else { return false }
-            listeners.remove(at: i)
-            return true
-        }
+        listeners.remove(0, proc, userData, firstOnly: true) == 1
     }
 
     // MARK: Timeline

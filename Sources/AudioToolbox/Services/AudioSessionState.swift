@@ -12,12 +12,6 @@ import Foundation
 final class AudioSessionState: @unchecked Sendable {
     static let shared = AudioSessionState()
 
-    struct Listener {
-        var id: AudioSessionPropertyID
-        var proc: AudioSessionPropertyListener
-        var data: UnsafeMutableRawPointer?
-    }
-
     private let lock = NSRecursiveLock()
     private var initialized = false
     private var active = false
@@ -28,7 +22,7 @@ final class AudioSessionState: @unchecked Sendable {
     /// The UInt32 switches a client sets and reads back: route override, mix with others, default to speaker,
     /// Bluetooth input, ducking.
     private var switches: [AudioSessionPropertyID: UInt32] = [:]
-    private var listeners: [Listener] = []
+    private let listeners = PropertyListenerList<AudioSessionPropertyListener>()
     /// What activation changed on each device, to put back on deactivation.
     private var saved: SessionHardware.Saved = [:]
 
@@ -156,7 +150,7 @@ final class AudioSessionState: @unchecked Sendable {
 
     /// AudioSessionSetProperty. A category change tells the route-change listeners (reason CategoryChange).
     func set(_ id: AudioSessionPropertyID, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
-        var notify: [Listener] = []
+        var routeChanged = false
         let status: OSStatus = lock.withLock {
             guard initialized else { return OSStatus(kAudioSessionNotInitialized) }
             /// Checks the size and the value, then stores it: the steps every settable property shares.
@@ -173,7 +167,7 @@ final class AudioSessionState: @unchecked Sendable {
                     guard value != category else { return }
                     category = value
                     if active { applyPreferences() }
-                    notify = listeners.filter { $0.id == AudioSessionPropertyID(kAudioSessionProperty_AudioRouteChange) }
+                    routeChanged = true
                 }
             case kAudioSessionProperty_Mode:
                 return take(UInt32.self, valid: Self.modes.contains) { mode = $0 }
@@ -187,13 +181,15 @@ final class AudioSessionState: @unchecked Sendable {
                 return take(UInt32.self) { switches[id] = $0 }
             }
         }
-        if !notify.isEmpty {
+        if routeChanged {
             // The route-change listener's value: a CFDictionary with the reason (as Apple's, a CFNumber).
             // The listener's value is the dictionary itself (a CFDictionaryRef), not a pointer to it.
             let info = [kAudioSession_AudioRouteChangeKey_Reason: NSNumber(value: kAudioSessionRouteChangeReason_CategoryChange)] as NSDictionary
             withExtendedLifetime(info) {
                 let ref = UnsafeRawPointer(Unmanaged.passUnretained(info).toOpaque())
-                for l in notify { l.proc(l.data, l.id, UInt32(MemoryLayout<UnsafeRawPointer>.size), ref) }
+                listeners.fire(AudioSessionPropertyID(kAudioSessionProperty_AudioRouteChange)) { l in
+                    l.proc(l.userData, l.id, UInt32(MemoryLayout<UnsafeRawPointer>.size), ref)
+                }
             }
         }
         return status
@@ -203,7 +199,7 @@ final class AudioSessionState: @unchecked Sendable {
     func addListener(_ id: AudioSessionPropertyID, _ proc: @escaping AudioSessionPropertyListener, _ data: UnsafeMutableRawPointer?) -> OSStatus {
         lock.withLock {
             guard initialized else { return OSStatus(kAudioSessionNotInitialized) }
-            listeners.append(Listener(id: id, proc: proc, data: data))
+            listeners.add(id, proc, data)
             return noErr
         }
     }
@@ -213,9 +209,8 @@ final class AudioSessionState: @unchecked Sendable {
                          matching: Bool) -> OSStatus {
         lock.withLock {
             guard initialized else { return OSStatus(kAudioSessionNotInitialized) }
-            listeners.removeAll { l in
-                l.id == id && (!matching || (proc.map { sameFunction(l.proc, $0) } ?? false) && l.data == data)
-            }
+            // With matching, a NULL proc matches no listener.
+            if !matching || proc != nil { listeners.remove(id, proc, data, anyUserData: !matching) }
             return noErr
         }
     }
