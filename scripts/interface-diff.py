@@ -9,7 +9,8 @@ or have with another value (constants) or parameter count (functions).
                                               folder (a public copy of Apple's headers), then compare
 
 Apple's side is scripts/interface/apple.tsv: facts (module, kind, name, value or parameter count, C type)
-read out of the macOS SDK headers by --extract; headers of Objective-C classes (AUAudioUnit, AVFAudio),
+read out of the macOS SDK headers by --extract (what a 64-bit build sees: `#if !__LP64__` and `#if !TARGET_RT_64_BIT` blocks are left out, as
+Apple's Swift interfaces leave them out); headers of Objective-C classes (AUAudioUnit, AVFAudio),
 driver plug-in headers and Carbon views are not read. Our side is read from our C module headers (clang's
 AST: every enum constant with its value, typedef, struct and function) and our Swift sources (`public`
 declarations; a function's parameter count from its signature).
@@ -102,8 +103,31 @@ def statements(text):
             start = i + 1
 
 
+def lp64_only(text):
+    """The text a 64-bit build compiles: branches under `#if !__LP64__` (and the #else of `#if __LP64__`) are
+    dropped (and those of `#if !TARGET_RT_64_BIT`), since Apple's Swift interfaces (64-bit only) never had those names; other conditions keep every branch."""
+    out, stack = [], []  # stack: for each open #if, whether its current branch is dropped (None: not an LP64 test)
+    for line in text.split("\n"):
+        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b\s*(.*)", line)
+        if d:
+            kind, cond = d.group(1), re.sub(r"/\*.*?\*/|//.*", "", d.group(2)).strip()
+            if kind in ("if", "ifdef", "ifndef"):
+                stack.append(True if kind == "if" and cond in ("!__LP64__", "!TARGET_RT_64_BIT")
+                             else False if kind == "if" and cond in ("__LP64__", "TARGET_RT_64_BIT") else None)
+            elif kind == "else" and stack and stack[-1] is not None:
+                stack[-1] = not stack[-1]
+            elif kind == "elif" and stack:
+                stack[-1] = None
+            elif kind == "endif" and stack:
+                stack.pop()
+            out.append(line)
+            continue
+        out.append("" if any(stack) else line)
+    return "\n".join(out)
+
+
 def read_apple_header(path, module, rows, known):
-    text = open(path, encoding="utf-8", errors="replace").read()
+    text = lp64_only(open(path, encoding="utf-8", errors="replace").read())
     for m in re.finditer(r"^\s*#\s*define\s+(k[A-Z]\w*)\s+(.+)$", text, re.M):
         v = c_value(strip_comments(m.group(2)), known)
         rows.append((module, "const", m.group(1), "" if v is None else str(v), "define"))
