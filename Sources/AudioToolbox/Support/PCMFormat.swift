@@ -1,6 +1,8 @@
 import AudioDSP
 
-/// A validated linear PCM stream description and how to address its samples in an AudioBufferList.
+/// A validated linear PCM stream description and how to address its samples in an AudioBufferList: the one check of
+/// "linear PCM this package reads and writes", in the lowest layer, for the converter, ExtAudioFile, the containers
+/// and the Audio Queue alike.
 struct PCMFormat {
     let description: AudioStreamBasicDescription
     let layout: PCMSampleLayout
