@@ -78,5 +78,11 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let probe = try SoundCheckTests.require("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,duration", "-of", "default=nw=1", out.path])
         #expect(probe.contains("codec_name=amr_nb") && probe.contains("duration=1.000000"), "\(probe)")
+        // With a frames-per-packet suffix the suggestion still names the format alone; at the right rate and channel
+        // count, a count the encoder cannot take (not whole 160-sample frames) is named instead.
+        r = try Tools.run("afconvert", ["-f", "3gpp", "-d", "samr#12", wav.path, out.path])
+        #expect(r.status != 0 && r.stderr.contains("it takes 8000 Hz, 1 channel: -d samr@8000 -c 1)"), "\(r.stderr)")
+        r = try Tools.run("afconvert", ["-f", "3gpp", "-d", "samr#12@8000", "-c", "1", wav.path, out.path])
+        #expect(r.status != 0 && r.stderr.contains("the codec does not take #12 frames per packet"), "\(r.stderr)")
     }
 }

@@ -386,10 +386,18 @@ if let dataFormat, dataFormat.formatID != kAudioFormatLinearPCM {
         var bare = AudioStreamBasicDescription()
         bare.mFormatID = dataFormat.formatID
         size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-        let hint = AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &bare) == noErr && bare.mSampleRate > 0 && bare.mChannelsPerFrame > 0
-            ? String(format: " (it takes %.0f Hz, %u channel%@: -d %@@%.0f -c %u)", bare.mSampleRate, bare.mChannelsPerFrame,
-                     bare.mChannelsPerFrame == 1 ? "" : "s", dataFormat.text, bare.mSampleRate, bare.mChannelsPerFrame)
-            : ""
+        let fixed = AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &bare) == noErr && bare.mSampleRate > 0 && bare.mChannelsPerFrame > 0
+        let hint: String
+        if fixed && (bare.mSampleRate != outputRate || bare.mChannelsPerFrame != outputChannels) {
+            // The suggestion names the format's code alone: the rate and channel count the user gave are the ones to change.
+            let code = quoted(dataFormat.formatID).trimmingCharacters(in: CharacterSet(charactersIn: "' "))
+            hint = String(format: " (it takes %.0f Hz, %u channel%@: -d %@@%.0f -c %u)", bare.mSampleRate, bare.mChannelsPerFrame,
+                          bare.mChannelsPerFrame == 1 ? "" : "s", code, bare.mSampleRate, bare.mChannelsPerFrame)
+        } else if let frames = dataFormat.framesPerPacket {
+            hint = " (the codec does not take #\(frames) frames per packet)"
+        } else {
+            hint = ""
+        }
         fail("can't complete data format \(quoted(dataFormat.formatID)) at \(String(format: "%.0f", outputRate)) Hz, \(outputChannels) "
              + "channel\(outputChannels == 1 ? "" : "s"): \(describe(completed))" + hint)
     }
