@@ -206,6 +206,61 @@ import Testing
         }
     }
 
+    /// When each render of an output unit was asked for: the output timestamp's host time and the host clock then.
+    final class RenderTimes: @unchecked Sendable {
+        let lock = NSLock()
+        var times: [(output: UInt64, called: UInt64)] = []
+        var first: (output: UInt64, called: UInt64)? { lock.withLock { times.first } }
+        static let callback: AURenderCallback = { refCon, _, timeStamp, _, frames, ioData in
+            let log = Unmanaged<RenderTimes>.fromOpaque(refCon).takeUnretainedValue()
+            let now = AudioGetCurrentHostTime()
+            log.lock.withLock { if log.times.count < 1000 { log.times.append((timeStamp.pointee.mHostTime, now)) } }
+            for b in UnsafeMutableAudioBufferListPointer(ioData!) { memset(b.mData!, 0, Int(b.mDataByteSize)) }
+            return noErr
+        }
+    }
+
+    /// kAudioOutputUnitProperty_StartTime (write-only): the next Start begins at the host time given, the first
+    /// render's output time at or after it by less than a period; the Start after that begins at once.
+    @Test func startTimeDelaysTheNextStartOnly() throws {
+        let unit = try TestSupport.newUnit(Self.description(kAudioUnitSubType_HALOutput))
+        defer { AudioComponentInstanceDispose(unit) }
+        let log = RenderTimes()
+        #expect(TestSupport.setCallback(unit, 0, RenderTimes.callback, Unmanaged.passUnretained(log).toOpaque()) == noErr)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        var size: UInt32 = 0
+        var writable = DarwinBoolean(false)
+        #expect(AudioUnitGetPropertyInfo(unit, kAudioOutputUnitProperty_StartTime, kAudioUnitScope_Global, 0, &size, &writable) == noErr)
+        #expect(size == UInt32(MemoryLayout<AudioOutputUnitStartAtTimeParams>.size) && writable.boolValue)
+        var params = AudioOutputUnitStartAtTimeParams()
+        #expect(AudioUnitGetProperty(unit, kAudioOutputUnitProperty_StartTime, kAudioUnitScope_Global, 0, &params, &size) == kAudioUnitErr_InvalidProperty)
+
+        let asked = AudioGetCurrentHostTime() + 800_000_000
+        params.mTimestamp.mHostTime = asked
+        params.mTimestamp.mFlags = .hostTimeValid
+        params.mFlags = 0
+        #expect(AudioUnitSetProperty(unit, kAudioOutputUnitProperty_StartTime, kAudioUnitScope_Global, 0, &params,
+                                     UInt32(MemoryLayout<AudioOutputUnitStartAtTimeParams>.size)) == noErr)
+        #expect(AudioOutputUnitStart(unit) == noErr)
+        Thread.sleep(forTimeInterval: 1.3)
+        #expect(AudioOutputUnitStop(unit) == noErr)
+        let first = try #require(log.first, "never rendered")
+        let period = Double(TestSupport.getUInt32(unit, kAudioDevicePropertyBufferFrameSize, kAudioUnitScope_Global, 0).1) / 44100
+        let slack = Double(Int64(bitPattern: first.output &- asked)) / 1e9
+        #expect(slack > -0.003 && slack < max(period, 0.1) + 0.003, "first output \(slack) s after the time asked")
+        // Rendered ahead of its output time by the device's latency, but not from the Start call on.
+        #expect(Double(Int64(bitPattern: asked &- first.called)) / 1e9 < 0.4, "rendered \(Double(Int64(bitPattern: asked &- first.called)) / 1e9) s early")
+
+        // The next Start is not delayed.
+        log.lock.withLock { log.times.removeAll() }
+        let started = AudioGetCurrentHostTime()
+        #expect(AudioOutputUnitStart(unit) == noErr)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(AudioOutputUnitStop(unit) == noErr)
+        let again = try #require(log.first, "never rendered")
+        #expect(Double(again.called &- started) / 1e9 < 0.3)
+    }
+
     /// Properties and rules: bus layout, EnableIO scopes, read-only device sides, what DefaultOutput refuses.
     @Test func busLayoutAndRules() throws {
         let hal = try TestSupport.newUnit(Self.description(kAudioUnitSubType_HALOutput))

@@ -27,6 +27,8 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
     private var enableInput: Bool
     private var inputCallback: AURenderCallbackStruct?
     private var startTimestampsAtZero: UInt32 = 1
+    /// kAudioOutputUnitProperty_StartTime: where the next Start (only the next) begins, through AudioDeviceStartAtTime.
+    private var pendingStartTime: AudioOutputUnitStartAtTimeParams?
     private var ioProcID: AudioDeviceIOProcID?
     private var aliveListener: AudioObjectPropertyListenerBlock?
     private var clientOutputFormatSet = false, clientInputFormatSet = false
@@ -157,6 +159,15 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
                        unit.inputCallback = cb.inputProc == nil ? nil : cb
                        return noErr
                    }),
+            // Write-only, as Apple's: the next Start begins at this time (AudioDeviceStartAtTime with the params' flags).
+            AUProperty(kAudioOutputUnitProperty_StartTime, place: AUProperty.globalScope, writable: .always,
+                       size: { _, _, _ in UInt32(MemoryLayout<AudioOutputUnitStartAtTimeParams>.size) },
+                       setSize: UInt32(MemoryLayout<AudioOutputUnitStartAtTimeParams>.size),
+                       read: { _, _, _, _ in kAudioUnitErr_InvalidProperty },
+                       write: { unit, _, _, data in
+                           unsafeDowncast(unit, to: AUHALOutput.self).pendingStartTime = data.loadUnaligned(as: AudioOutputUnitStartAtTimeParams.self)
+                           return noErr
+                       }),
             .value(kAudioOutputUnitProperty_StartTimestampsAtZero, UInt32.self, of: AUHALOutput.self, place: AUProperty.globalScope,
                    writable: .always,
                    get: { unit, _, _ in unit.startTimestampsAtZero },
@@ -282,7 +293,13 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
         inputOrigin = .nan
         outputOrigin = .nan
         clientInputFrames = 0
-        status = AudioDeviceStart(device, id)
+        if var params = pendingStartTime {
+            // Apple's: the next Start only, as an output time (the params' flags without the input flag).
+            pendingStartTime = nil
+            status = AudioDeviceStartAtTime(device, id, &params.mTimestamp, params.mFlags & ~kAudioDeviceStartTimeIsInputFlag)
+        } else {
+            status = AudioDeviceStart(device, id)
+        }
         guard status == noErr else {
             _ = AudioDeviceDestroyIOProcID(device, id)
             return status
