@@ -7,6 +7,23 @@ public enum SignalMeasurement {
         return m
     }
 
+    /// The largest absolute finite sample value, and whether an infinity or a NaN was among the samples (a mixer's
+    /// clipping report: AudioUnitMeterClipping).
+    @inlinable public static func peakAndNonFinite(_ x: UnsafeBufferPointer<Float>) -> (peak: Float, sawInfinity: Bool, sawNaN: Bool) {
+        var m: Float = 0
+        var infinity = false, nan = false
+        for v in x {
+            if v.isFinite {
+                m = max(m, abs(v))
+            } else if v.isNaN {
+                nan = true
+            } else {
+                infinity = true
+            }
+        }
+        return (m, infinity, nan)
+    }
+
     /// The sum of the squared samples, accumulated in Double (for means over several buffers).
     @inlinable public static func sumOfSquares(_ x: UnsafeBufferPointer<Float>) -> Double {
         var sum = 0.0

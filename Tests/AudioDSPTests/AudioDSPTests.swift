@@ -16,6 +16,21 @@ import Testing
         }
     }
 
+    /// The finite peak ignores infinities and NaNs and reports each kind seen.
+    @Test func peakAndNonFiniteSamples() {
+        let cases: [([Float], Float, Bool, Bool)] = [
+            ([0.25, -0.75, 0.5], 0.75, false, false),
+            ([0.25, .infinity, -0.5], 0.5, true, false),
+            ([-.infinity, .nan, 0.125], 0.125, true, true),
+            ([.nan], 0, false, true),
+            ([], 0, false, false),
+        ]
+        for (x, peak, infinity, nan) in cases {
+            let r = x.withUnsafeBufferPointer { SignalMeasurement.peakAndNonFinite($0) }
+            #expect(r.peak == peak && r.sawInfinity == infinity && r.sawNaN == nan, "\(x)")
+        }
+    }
+
     @Test func frequencyFromZeroCrossings() {
         for f in [50.0, 440, 997, 5000] {
             let x = sine(f, 44100, 44100, 0.9)

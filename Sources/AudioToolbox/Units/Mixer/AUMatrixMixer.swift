@@ -1,4 +1,6 @@
+import AudioDSP
 import COCASupport
+import Synchronization
 
 /// AUMatrixMixer (`'aumx' 'mxmx' 'appl'`): any number of input and output buses (ElementCount on both scopes),
 /// each with any number of channels, numbered in one sequence across the buses of a scope (a stereo, a mono and a
@@ -9,7 +11,16 @@ import COCASupport
 /// client sets the routes it wants; Enable (input or output scope, element = bus, default 1) turns a bus off (a
 /// disabled input is not pulled). kAudioUnitProperty_MatrixLevels and MatrixDimensions report the state. Up to
 /// 128 input and 128 output channels. Inputs are pulled once per render time stamp, whichever output asks first.
-/// Volumes are applied per slice, without a ramp; the meter parameters are not implemented.
+/// Volumes are applied per slice, without a ramp.
+///
+/// Metering (kAudioUnitProperty_MeteringMode on the global scope for every channel, or on an input or output bus for
+/// its channels) fills the read-only meter parameters of each channel (input or output scope, element = channel),
+/// from the last slice: an input channel's "pre" level is what the input gave, "post" after its input volume; an
+/// output channel's "post" level is what the unit puts out, "pre" the same before the output and master volumes.
+/// kMatrixMixerParam_*Power and *PeakHoldLevel answer dB (-120 for silence), the *Linear ones linear levels.
+/// kAudioUnitProperty_MeterClipping (global) reports the output's largest sample since the last call and whether an
+/// infinity or NaN went out, then starts over (a slice rendered during the call may be counted in the next).
+
 final class AUMatrixMixer: AUBase, @unchecked Sendable {
     static let description = AudioComponentDescription(
         componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MatrixMixer,
@@ -23,6 +34,14 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
     private let outputVolumes = UnsafeMutablePointer<UInt32>.allocate(capacity: AUMatrixMixer.maxChannels)
     private let enables = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * AUMatrixMixer.maxChannels)  // inputs then outputs
     private let master = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+    /// Meter levels (linear Float32 bits): per channel, inputs then outputs, (pre average, pre peak, post average,
+    /// post peak).
+    private let meterLevels = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * AUMatrixMixer.maxChannels * 4)
+    /// kAudioUnitProperty_MeteringMode on the global scope: every channel metered.
+    private let meteringAll = Atomic<Bool>(false)
+    /// MeterClipping since the last read: the largest finite output sample (Float32 bits), infinity and NaN seen.
+    private let clipPeak = Atomic<UInt32>(0)
+    private let clipFlags = Atomic<UInt32>(0)
 
     // Render state (sized at initialize).
     private var scratch: UnsafeMutablePointer<Float>?
@@ -39,6 +58,7 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
         outputVolumes.initialize(repeating: 0, count: Self.maxChannels)
         enables.initialize(repeating: Float(1).bitPattern, count: 2 * Self.maxChannels)
         master.initialize(to: 0)
+        meterLevels.initialize(repeating: 0, count: 2 * Self.maxChannels * 4)
         super.init(component: component, inputs: 1, outputs: 1)
     }
 
@@ -49,6 +69,7 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
         outputVolumes.deallocate()
         enables.deallocate()
         master.deallocate()
+        meterLevels.deallocate()
     }
 
     override func isElementCountWritable(_ scope: AudioUnitScope) -> Bool {
@@ -133,6 +154,9 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
 
     override func getParameter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                                _ outValue: UnsafeMutablePointer<AudioUnitParameterValue>) -> OSStatus {
+        if id >= kMatrixMixerParam_PreAveragePower && id <= kMatrixMixerParam_PostPeakHoldLevelLinear && id % 1000 == 0 {
+            return meter(id, scope, element, outValue)
+        }
         switch slot(id, scope, element) {
         case .failure(let e): return e.status
         case .success(let p):
@@ -154,6 +178,61 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
 
     @inline(__always)
     private func gain(_ p: UnsafeMutablePointer<UInt32>) -> Float { Float(bitPattern: oca_atomic_load_u32(p)) }
+
+    /// A meter parameter: 1000-4000 in dB, 5000-8000 linear, of an input or output channel.
+    private func meter(_ id: AudioUnitParameterID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
+                       _ outValue: UnsafeMutablePointer<AudioUnitParameterValue>) -> OSStatus {
+        let layout = channelLayout()
+        let channel: Int
+        switch scope {
+        case kAudioUnitScope_Input:
+            guard Int(element) < layout.totalIn else { return kAudioUnitErr_InvalidElement }
+            channel = Int(element)
+        case kAudioUnitScope_Output:
+            guard Int(element) < layout.totalOut else { return kAudioUnitErr_InvalidElement }
+            channel = Self.maxChannels + Int(element)
+        default:
+            return kAudioUnitErr_InvalidScope
+        }
+        let kind = Int((id / 1000 - 1) % 4)  // pre average, pre peak, post average, post peak
+        let level = Float(bitPattern: oca_atomic_load_u32(meterLevels + channel * 4 + kind))
+        outValue.pointee = id >= kMatrixMixerParam_PreAveragePowerLinear ? level
+            : level > 0 ? max(20 * log10f(level), Self.meterFloor) : Self.meterFloor
+        return noErr
+    }
+
+    static let meterFloor: Float = -120
+
+    /// Whether the channels of an input (or output) bus are metered now.
+    @inline(__always)
+    private func metered(_ bus: Int, input: Bool) -> Bool {
+        if meteringAll.load(ordering: .relaxed) { return true }
+        if input { return bus < inputs.count && inputs[bus].meteringMode.load(ordering: .relaxed) }
+        return bus < outputs.count && outputs[bus].meteringMode.load(ordering: .relaxed)
+    }
+
+    /// Stores a channel's levels (linear): (pre average, pre peak, post average, post peak).
+    @inline(__always)
+    private func storeLevels(_ channel: Int, _ preAverage: Float, _ prePeak: Float, _ postAverage: Float, _ postPeak: Float) {
+        let p = meterLevels + channel * 4
+        oca_atomic_store_u32(p, preAverage.bitPattern)
+        oca_atomic_store_u32(p + 1, prePeak.bitPattern)
+        oca_atomic_store_u32(p + 2, postAverage.bitPattern)
+        oca_atomic_store_u32(p + 3, postPeak.bitPattern)
+    }
+
+    /// Adds an output slice to the clipping report.
+    @inline(__always)
+    private func noteClipping(_ samples: UnsafeBufferPointer<Float>) {
+        let (peak, infinity, nan) = SignalMeasurement.peakAndNonFinite(samples)
+        var old = clipPeak.load(ordering: .relaxed)
+        while Float(bitPattern: old) < peak {
+            let (exchanged, now) = clipPeak.compareExchange(expected: old, desired: peak.bitPattern, ordering: .relaxed)
+            if exchanged { break }
+            old = now
+        }
+        if infinity || nan { clipFlags.bitwiseOr((infinity ? 1 : 0) | (nan ? 2 : 0), ordering: .relaxed) }
+    }
 
     // MARK: Render
 
@@ -178,6 +257,15 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
                 for c in 0..<min(count, got.count) {
                     inputChannels[first + c] = got[c].mData.map { UnsafePointer($0.assumingMemoryBound(to: Float.self)) }
                 }
+                if metered(k, input: true) {
+                    for c in 0..<min(count, got.count) {
+                        guard let src = inputChannels[first + c] else { continue }
+                        let samples = UnsafeBufferPointer(start: src, count: n)
+                        let average = Float(SignalMeasurement.rms(samples)), peak = SignalMeasurement.peak(samples)
+                        let g = abs(gain(inputVolumes + first + c))
+                        storeLevels(first + c, average, peak, average * g, peak * g)
+                    }
+                }
             }
         }
         let out = UnsafeMutableAudioBufferListPointer(output)
@@ -185,19 +273,29 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
         let busOn = gain(enables + AUMatrixMixer.maxChannels + Int(bus)) != 0
         let masterGain = gain(master)
         var silent = true
+        let metering = metered(Int(bus), input: false)
         for oc in 0..<out.count {
             guard let dst = out[oc].mData?.assumingMemoryBound(to: Float.self) else { continue }
             dst.update(repeating: 0, count: n)
             let o = firstOut + oc
             guard busOn, o < totalOut else { continue }
             let outGain = masterGain * gain(outputVolumes + o)
-            guard outGain != 0 else { continue }
-            for i in 0..<totalIn {
-                guard let src = inputChannels[i] else { continue }
-                let g = outGain * gain(inputVolumes + i) * gain(crosspoints + i * AUMatrixMixer.maxChannels + o)
-                guard g != 0 else { continue }
-                for f in 0..<n { dst[f] += g * src[f] }
-                silent = false
+            if outGain != 0 {
+                for i in 0..<totalIn {
+                    guard let src = inputChannels[i] else { continue }
+                    let g = outGain * gain(inputVolumes + i) * gain(crosspoints + i * AUMatrixMixer.maxChannels + o)
+                    guard g != 0 else { continue }
+                    _ = MixerKernels.accumulate(src, into: dst, count: n, gain: g, target: g, step: 1)
+                    silent = false
+                }
+            }
+            if metering {
+                let samples = UnsafeBufferPointer(start: UnsafePointer(dst), count: n)
+                let average = Float(SignalMeasurement.rms(samples)), peak = SignalMeasurement.peak(samples)
+                // "Pre": before the output and master volumes (unknown when they are 0: the mix is not made).
+                let g = abs(outGain)
+                storeLevels(AUMatrixMixer.maxChannels + o, g > 0 ? average / g : 0, g > 0 ? peak / g : 0, average, peak)
+                noteClipping(samples)
             }
         }
         if silent { flags.pointee.insert(.unitRenderAction_OutputIsSilence) }
@@ -215,6 +313,30 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
                    }),
             .array(kAudioUnitProperty_MatrixLevels, Float32.self, of: AUMatrixMixer.self, place: AUProperty.global,
                    get: { unit, _, _ in unit.levels() }),
+            // Global (element 0: every channel), or an input or output bus (its channels).
+            .flag(kAudioUnitProperty_MeteringMode, of: AUMatrixMixer.self, place: { unit, scope, element in
+                      scope == kAudioUnitScope_Global ? (element == 0 ? noErr : kAudioUnitErr_InvalidElement)
+                          : AUProperty.inputOrOutputElement(unit, scope, element)
+                  },
+                  get: { unit, scope, element in
+                      scope == kAudioUnitScope_Global ? unit.meteringAll.load(ordering: .relaxed)
+                          : unit.ioElementOrOutput(scope, element).meteringMode.load(ordering: .relaxed)
+                  },
+                  set: { unit, scope, element, on in
+                      if scope == kAudioUnitScope_Global {
+                          unit.meteringAll.store(on, ordering: .relaxed)
+                      } else {
+                          unit.ioElementOrOutput(scope, element).meteringMode.store(on, ordering: .relaxed)
+                      }
+                      return noErr
+                  }),
+            .value(kAudioUnitProperty_MeterClipping, AudioUnitMeterClipping.self, of: AUMatrixMixer.self, place: AUProperty.global,
+                   get: { unit, _, _ in
+                       let peak = Float(bitPattern: unit.clipPeak.exchange(0, ordering: .relaxed))
+                       let flags = unit.clipFlags.exchange(0, ordering: .relaxed)
+                       return AudioUnitMeterClipping(peakValueSinceLastCall: peak, sawInfinity: DarwinBoolean(flags & 1 != 0),
+                                                     sawNotANumber: DarwinBoolean(flags & 2 != 0))
+                   }),
         ]
     }
 
