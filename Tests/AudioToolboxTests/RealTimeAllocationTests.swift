@@ -87,6 +87,25 @@ import Testing
         #expect(renderManySlices(unit, slices: 2_000, frames: 512, callerMemory: true) == 0)
     }
 
+    /// The matrix mixer with two inputs routed to two outputs, metering every channel and tracking clipping.
+    @Test func matrixMixerMeteringAllocatesNothing() throws {
+        let d = AudioComponentDescription(componentType: kAudioUnitType_Mixer, componentSubType: kAudioUnitSubType_MatrixMixer,
+                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        let unit = try TestSupport.newUnit(d)
+        defer { AudioComponentInstanceDispose(unit) }
+        TestSupport.setUInt32(unit, kAudioUnitProperty_ElementCount, kAudioUnitScope_Input, 0, 2)
+        let phase = Phase()
+        for i in 0..<2 { TestSupport.setCallback(unit, AudioUnitElement(i), Self.sine, Unmanaged.passUnretained(phase).toOpaque()) }
+        TestSupport.setUInt32(unit, kAudioUnitProperty_MeteringMode, kAudioUnitScope_Global, 0, 1)
+        #expect(AudioUnitInitialize(unit) == noErr)
+        AudioUnitSetParameter(unit, kMatrixMixerParam_Volume, kAudioUnitScope_Global, 0xFFFF_FFFF, 1, 0)
+        for c: AudioUnitElement in 0..<4 { AudioUnitSetParameter(unit, kMatrixMixerParam_Volume, kAudioUnitScope_Input, c, 0.5, 0) }
+        for c: AudioUnitElement in 0..<2 { AudioUnitSetParameter(unit, kMatrixMixerParam_Volume, kAudioUnitScope_Output, c, 1, 0) }
+        AudioUnitSetParameter(unit, kMatrixMixerParam_Volume, kAudioUnitScope_Global, 0 << 16 | 0, 1, 0)
+        AudioUnitSetParameter(unit, kMatrixMixerParam_Volume, kAudioUnitScope_Global, 3 << 16 | 1, 1, 0)
+        #expect(renderManySlices(unit, slices: 2_000, frames: 512, callerMemory: true) == 0)
+    }
+
     /// The 3D mixer: equal-power, spherical-head (with its delay line) and stereo inputs at playback rates that
     /// pull the sources in varying slice sizes, metering, the internal reverb (its room changed while counted), and
     /// a source moving every slice while counted.
