@@ -68,6 +68,9 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     /// `propertyRows` by ID, built once at creation.
     private(set) var propertyTable: [AudioUnitPropertyID: AUProperty] = [:]
 
+    /// Render memory units take while they initialize; AUBase frees it when they uninitialize (see AURenderMemory).
+    let renderMemory = AURenderMemory()
+
     init(component: AudioComponentEntry, inputs inputCount: Int, outputs outputCount: Int) {
         super.init(component: component)
         propertyTable = Dictionary(Self.propertyRows.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
@@ -303,6 +306,7 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     }
 
     private func releaseRenderMemory() {
+        renderMemory.releaseAll()
         for e in inputs { e.buffers.releaseMemory() }
         for e in outputs { e.buffers.releaseMemory() }
         for table in allParameterTables() { table.releaseCurves() }

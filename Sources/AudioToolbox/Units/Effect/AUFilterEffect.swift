@@ -54,22 +54,16 @@ class AUFilterEffect: AUEffectBase, @unchecked Sendable {
     override func initializeUnit() -> OSStatus {
         let status = super.initializeUnit()
         guard status == noErr else { return status }
-        release()
         rate = outputs[0].format.mSampleRate
         channels = Int(outputs[0].format.mChannelsPerFrame)
         count = parameterList.count
         sectionCount = maxSections
-        ids = .allocate(capacity: max(count, 1))
-        glides = .allocate(capacity: max(count, 1))
-        current = .allocate(capacity: max(count, 1))
-        target = .allocate(capacity: max(count, 1))
-        for (k, p) in parameterList.enumerated() {
-            ids![k] = p.id
-            glides![k] = p.glide
-        }
-        sections = .allocate(capacity: max(sectionCount, 1))
-        sections!.initialize(repeating: .identity, count: max(sectionCount, 1))
-        states = .allocate(capacity: max(channels * sectionCount, 1))
+        ids = renderMemory.take(copying: parameterList.map(\.id))
+        glides = renderMemory.take(copying: parameterList.map(\.glide))
+        current = renderMemory.take(Double.self, count: count, repeating: 0)
+        target = renderMemory.take(Double.self, count: count, repeating: 0)
+        sections = renderMemory.take(BiquadCoefficients.self, count: sectionCount, repeating: .identity)
+        states = renderMemory.take(BiquadState.self, count: channels * sectionCount, repeating: BiquadState())
         resetUnit(kAudioUnitScope_Global, 0)
         return noErr
     }
@@ -110,16 +104,9 @@ class AUFilterEffect: AUEffectBase, @unchecked Sendable {
         }
     }
 
-    override func cleanupUnit() { release() }
-    deinit { release() }
-
-    private func release() {
-        ids?.deallocate(); ids = nil
-        glides?.deallocate(); glides = nil
-        current?.deallocate(); current = nil
-        target?.deallocate(); target = nil
-        sections?.deallocate(); sections = nil
-        states?.deallocate(); states = nil
+    /// The pointers go with the unit's render memory (AUBase frees it after this).
+    override func cleanupUnit() {
+        ids = nil; glides = nil; current = nil; target = nil; sections = nil; states = nil
     }
 
     override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) {

@@ -36,35 +36,27 @@ class AUKernelEffect: AUEffectBase, @unchecked Sendable {
     override func initializeUnit() -> OSStatus {
         let status = super.initializeUnit()
         guard status == noErr else { return status }
-        releasePointers()
         releaseKernel()
         let watched = effectParameters().filter { !$0.flags.contains(.flag_MeterReadOnly) }.map(\.id)
         watchedCount = watched.count
-        watchedIDs = .allocate(capacity: max(watchedCount, 1))
-        watchedIDs!.initialize(from: watched, count: watchedCount)
-        lastValues = .allocate(capacity: max(watchedCount, 1))
-        lastValues!.initialize(repeating: .nan, count: max(watchedCount, 1))
+        watchedIDs = renderMemory.take(copying: watched)
+        lastValues = renderMemory.take(Float.self, count: watchedCount, repeating: .nan)
         channelCount = Int(outputs[0].format.mChannelsPerFrame)
         guard makeKernel(sampleRate: outputs[0].format.mSampleRate, maximumFrames: Int(maxFramesPerSlice), channels: channelCount) else {
             return kAudioUnitErr_FormatNotSupported
         }
-        inputPointers = .allocate(capacity: channelCount)
-        outputPointers = .allocate(capacity: channelCount)
+        inputPointers = renderMemory.take(UnsafeMutablePointer<Float>.self, count: channelCount)
+        outputPointers = renderMemory.take(UnsafeMutablePointer<Float>.self, count: channelCount)
         return noErr
     }
 
+    /// The pointers go with the unit's render memory (AUBase frees it after this).
     override func cleanupUnit() {
-        releasePointers()
+        inputPointers = nil
+        outputPointers = nil
+        watchedIDs = nil
+        lastValues = nil
         releaseKernel()
-    }
-
-    deinit { releasePointers() }
-
-    private func releasePointers() {
-        inputPointers?.deallocate(); inputPointers = nil
-        outputPointers?.deallocate(); outputPointers = nil
-        watchedIDs?.deallocate(); watchedIDs = nil
-        lastValues?.deallocate(); lastValues = nil
     }
 
     /// Whether a settable parameter changed since the last call (true on the first), remembering the values.

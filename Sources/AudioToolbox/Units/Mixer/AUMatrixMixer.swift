@@ -63,7 +63,6 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
     }
 
     deinit {
-        release()
         crosspoints.deallocate()
         inputVolumes.deallocate()
         outputVolumes.deallocate()
@@ -95,14 +94,12 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
         guard layout.totalIn <= Self.maxChannels, layout.totalOut <= Self.maxChannels else { return kAudioUnitErr_FormatNotSupported }
         let rate = outputs[0].format.mSampleRate
         for e in inputs + outputs where e.format.mSampleRate != rate { return kAudioUnitErr_FormatNotSupported }
-        release()
         (firstInputChannel, firstOutputChannel, totalIn, totalOut) = layout
         let frames = Int(maxFramesPerSlice)
-        scratch = .allocate(capacity: max(totalIn, 1) * frames)
-        inputChannels = .allocate(capacity: max(totalIn, 1))
-        inputChannels!.initialize(repeating: nil, count: max(totalIn, 1))
+        scratch = renderMemory.take(Float.self, count: max(totalIn, 1) * frames, repeating: 0)
+        inputChannels = renderMemory.take(UnsafePointer<Float>?.self, count: max(totalIn, 1), repeating: nil)
         inputLists = inputs.enumerated().map { k, e in
-            let list = AudioBufferList.allocate(maximumBuffers: Int(e.format.mChannelsPerFrame))
+            let list = renderMemory.takeBufferList(buffers: Int(e.format.mChannelsPerFrame))
             for c in 0..<Int(e.format.mChannelsPerFrame) {
                 list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4),
                                       mData: UnsafeMutableRawPointer(scratch! + (firstInputChannel[k] + c) * frames))
@@ -113,12 +110,10 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
         return noErr
     }
 
-    override func cleanupUnit() { release() }
-
-    private func release() {
-        scratch?.deallocate(); scratch = nil
-        inputChannels?.deallocate(); inputChannels = nil
-        inputLists.forEach { free($0.unsafeMutablePointer) }
+    /// The pointers go with the unit's render memory (AUBase frees it after this).
+    override func cleanupUnit() {
+        scratch = nil
+        inputChannels = nil
         inputLists = []
     }
 
