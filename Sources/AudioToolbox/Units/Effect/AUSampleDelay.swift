@@ -39,35 +39,22 @@ final class AUSampleDelay: AUEffectBase, @unchecked Sendable {
     override func initializeUnit() -> OSStatus {
         let status = super.initializeUnit()
         guard status == noErr else { return status }
-        releaseRings()
         channelCount = Int(outputs[0].format.mChannelsPerFrame)
         var capacity = 1
         while capacity < Int(outputs[0].format.mSampleRate) + 1 { capacity <<= 1 }
         mask = capacity - 1
-        rings = (0..<channelCount).map { _ in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
-            p.initialize(repeating: 0, count: capacity)
-            return p
-        }
-        ringStorage = .allocate(capacity: channelCount)
-        ringStorage!.initialize(from: rings, count: channelCount)
-        writeIndices = .allocate(capacity: channelCount)
-        writeIndices!.initialize(repeating: 0, count: channelCount)
+        rings = (0..<channelCount).map { _ in renderMemory.take(Float.self, count: capacity, repeating: 0) }
+        ringStorage = renderMemory.take(copying: rings)
+        writeIndices = renderMemory.take(Int.self, count: channelCount, repeating: 0)
         return noErr
     }
 
-    override func cleanupUnit() { releaseRings() }
-
-    private func releaseRings() {
-        rings.forEach { $0.deallocate() }
+    /// The pointers go with the unit's render memory (AUBase frees it after this).
+    override func cleanupUnit() {
         rings = []
-        ringStorage?.deallocate()
         ringStorage = nil
-        writeIndices?.deallocate()
         writeIndices = nil
     }
-
-    deinit { releaseRings() }
 
     override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
         guard let ringStorage, let writeIndices else { return }

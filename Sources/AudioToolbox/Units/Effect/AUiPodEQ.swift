@@ -80,17 +80,12 @@ final class AUiPodEQ: AUEffectBase, @unchecked Sendable {
     override func initializeUnit() -> OSStatus {
         let status = super.initializeUnit()
         guard status == noErr else { return status }
-        release()
         let rate = outputs[0].format.mSampleRate
         channels = Int(outputs[0].format.mChannelsPerFrame)
-        sections = .allocate(capacity: Self.presets.count * Self.bands)
-        for (p, preset) in Self.presets.enumerated() {
-            let s = GraphicEQDesign.sections(bandGains: preset.gains, sampleRate: rate)
-            (sections! + p * Self.bands).initialize(from: s, count: Self.bands)
-        }
-        states = .allocate(capacity: channels * Self.bands)
-        fadingStates = .allocate(capacity: channels * Self.bands)
-        scratch = .allocate(capacity: Int(maxFramesPerSlice))
+        sections = renderMemory.take(copying: Self.presets.flatMap { GraphicEQDesign.sections(bandGains: $0.gains, sampleRate: rate).prefix(Self.bands) })
+        states = renderMemory.take(BiquadState.self, count: channels * Self.bands, repeating: BiquadState())
+        fadingStates = renderMemory.take(BiquadState.self, count: channels * Self.bands, repeating: BiquadState())
+        scratch = renderMemory.take(Float.self, count: Int(maxFramesPerSlice), repeating: 0)
         fadeLength = max(1, Int(0.010 * rate))
         resetUnit(kAudioUnitScope_Global, 0)
         return noErr
@@ -103,14 +98,9 @@ final class AUiPodEQ: AUEffectBase, @unchecked Sendable {
         fadingPreset = -1
     }
 
-    override func cleanupUnit() { release() }
-    deinit { release() }
-
-    private func release() {
-        sections?.deallocate(); sections = nil
-        states?.deallocate(); states = nil
-        fadingStates?.deallocate(); fadingStates = nil
-        scratch?.deallocate(); scratch = nil
+    /// The pointers go with the unit's render memory (AUBase frees it after this).
+    override func cleanupUnit() {
+        sections = nil; states = nil; fadingStates = nil; scratch = nil
     }
 
     /// Runs one channel through a preset's sections.

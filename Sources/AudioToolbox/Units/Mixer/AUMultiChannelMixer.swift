@@ -144,16 +144,14 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
             && (input.format.mChannelsPerFrame > 2 || input.format.mSampleRate != outputs[0].format.mSampleRate) {
             return kAudioUnitErr_FormatNotSupported
         }
-        releaseGains()
         gainCount = 2 * inputs.count
-        gains = .allocate(capacity: max(gainCount, 1))
-        panLaw = .allocate(capacity: max(inputs.count, 1))
-        panLaw!.initialize(repeating: (.nan, 0, 0), count: max(inputs.count, 1))
+        gains = renderMemory.take(Float.self, count: gainCount, repeating: 0)
+        panLaw = renderMemory.take((pan: Float, left: Float, right: Float).self, count: inputs.count, repeating: (.nan, 0, 0))
         resetGains()
         step = Float(1 / max(0.010 * outputs[0].format.mSampleRate, 1))
         let maxFrames = Int(maxFramesPerSlice)
-        scratch = .allocate(capacity: 2 * maxFrames)
-        scratchLists = [AudioBufferList.allocate(maximumBuffers: 1), AudioBufferList.allocate(maximumBuffers: 2)]
+        scratch = renderMemory.take(Float.self, count: 2 * maxFrames, repeating: 0)
+        scratchLists = [renderMemory.takeBufferList(buffers: 1), renderMemory.takeBufferList(buffers: 2)]
         return noErr
     }
 
@@ -168,19 +166,14 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
         outputGain = parameterValue(kMultiChannelMixerParam_Volume, kAudioUnitScope_Output, 0)
     }
 
-    override func cleanupUnit() { releaseGains() }
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { resetGains() }
-    private func releaseGains() {
-        gains?.deallocate()
+    /// The pointers go with the unit's render memory (AUBase frees it after this).
+    override func cleanupUnit() {
         gains = nil
-        panLaw?.deallocate()
         panLaw = nil
-        scratch?.deallocate()
         scratch = nil
-        scratchLists.forEach { free($0.unsafeMutablePointer) }
         scratchLists = []
     }
-    deinit { releaseGains() }
+    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { resetGains() }
 
     /// The (left, right) gains input `i`'s parameters ask for; zero when disabled. Only while initialized.
     @inline(__always)
