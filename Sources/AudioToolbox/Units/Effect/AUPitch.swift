@@ -49,12 +49,12 @@ final class AUPitch: AUKernelEffect, @unchecked Sendable {
         var c = 1
         while c < 2 * preroll + 4 * maximumFrames { c <<= 1 }
         capacity = c
-        wet = .allocate(capacity: channels * c)
-        dry = .allocate(capacity: channels * c)
+        wet = renderMemory.take(Float.self, count: channels * c, repeating: 0)
+        dry = renderMemory.take(Float.self, count: channels * c, repeating: 0)
         scratchFrames = 2 * maximumFrames + 4096
-        scratch = .allocate(capacity: channels * scratchFrames)
-        feedIn = .allocate(capacity: channels)
-        feedOut = .allocate(capacity: channels)
+        scratch = renderMemory.take(Float.self, count: channels * scratchFrames, repeating: 0)
+        feedIn = renderMemory.take(UnsafePointer<Float>.self, count: channels)
+        feedOut = renderMemory.take(UnsafeMutablePointer<Float>.self, count: channels)
         clear()
         return true
     }
@@ -70,13 +70,10 @@ final class AUPitch: AUKernelEffect, @unchecked Sendable {
         blend = value(kTimePitchParam_EffectBlend) / 100
     }
 
+    /// The buffers go with the unit's render memory (AUBase frees it after cleanup).
     override func releaseKernel() {
         processor = nil
-        wet?.deallocate(); wet = nil
-        dry?.deallocate(); dry = nil
-        scratch?.deallocate(); scratch = nil
-        feedIn?.deallocate(); feedIn = nil
-        feedOut?.deallocate(); feedOut = nil
+        wet = nil; dry = nil; scratch = nil; feedIn = nil; feedOut = nil
     }
 
     override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { clear() }

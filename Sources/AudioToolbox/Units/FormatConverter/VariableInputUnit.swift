@@ -26,7 +26,7 @@ class VariableInputUnit: AUBase, @unchecked Sendable {
         super.init(component: component, inputs: 1, outputs: 1)
     }
 
-    deinit { releaseRenderState() }
+    deinit { releaseProcessor() }
 
     // MARK: Subclass hooks
 
@@ -64,15 +64,14 @@ class VariableInputUnit: AUBase, @unchecked Sendable {
               channelRange.contains(output.mChannelsPerFrame), output.mSampleRate > 0 else {
             return kAudioUnitErr_FormatNotSupported
         }
-        releaseRenderState()
+        releaseProcessor()
         channelCount = Int(output.mChannelsPerFrame)
         stagingCapacity = Int(maxFramesPerSlice)
-        let staging = UnsafeMutablePointer<Float>.allocate(capacity: channelCount * stagingCapacity)
-        staging.initialize(repeating: 0, count: channelCount * stagingCapacity)
+        let staging = renderMemory.take(Float.self, count: channelCount * stagingCapacity, repeating: 0)
         self.staging = staging
-        pullList = AudioBufferList.allocate(maximumBuffers: channelCount)
-        inputPointers = .allocate(capacity: channelCount)
-        outputPointers = .allocate(capacity: channelCount)
+        pullList = renderMemory.takeBufferList(buffers: channelCount)
+        inputPointers = renderMemory.take(UnsafePointer<Float>.self, count: channelCount)
+        outputPointers = renderMemory.take(UnsafeMutablePointer<Float>.self, count: channelCount)
         for c in 0..<channelCount {
             inputPointers![c] = UnsafePointer(staging + c * stagingCapacity)
             outputPointers![c] = staging + c * stagingCapacity
@@ -82,16 +81,11 @@ class VariableInputUnit: AUBase, @unchecked Sendable {
         return noErr
     }
 
-    override func cleanupUnit() { releaseRenderState() }
-
-    private func releaseRenderState() {
-        staging?.deallocate()
+    /// The pointers go with the unit's render memory (AUBase frees it after this).
+    override func cleanupUnit() {
         staging = nil
-        if let pullList { free(pullList.unsafeMutablePointer) }
         pullList = nil
-        inputPointers?.deallocate()
         inputPointers = nil
-        outputPointers?.deallocate()
         outputPointers = nil
         releaseProcessor()
     }

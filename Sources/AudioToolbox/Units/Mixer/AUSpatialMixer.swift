@@ -206,16 +206,16 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
             (states! + i).initialize(to: SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: maxFrames))
         }
         // Work: the read slice (2), the ear signals (2), the reverb send (1) and its stereo return (2).
-        work = .allocate(capacity: 7 * maxFrames)
+        work = renderMemory.take(Float.self, count: 7 * maxFrames, repeating: 0)
         let network = Reverb2Kernel(sampleRate: outRate, maximumFrames: maxFrames, channels: 2)
         network.setDryWetMix(100)
         network.reset()
         reverb = network
         appliedRoom = .max
         reverbRunning = false
-        reverbIO = .allocate(capacity: 4)
+        reverbIO = renderMemory.take(UnsafeMutablePointer<Float>.self, count: 4)
         reverbGain = decibelsToGain(parameterValue(kSpatialMixerParam_GlobalReverbGain, kAudioUnitScope_Global, 0))
-        pullLists = [AudioBufferList.allocate(maximumBuffers: 1), AudioBufferList.allocate(maximumBuffers: 2)]
+        pullLists = [renderMemory.takeBufferList(buffers: 1), renderMemory.takeBufferList(buffers: 2)]
         step = Float(1 / max(0.010 * outRate, 1))
         hrtf = HRTFTable.isAvailable ? HRTFTable.table(sampleRate: outRate) : nil
         convolvers = hrtf == nil ? [] : (0..<stateCount).map { _ in HRTFConvolver(taps: HRTFTable.taps, maximumFrames: maxFrames) }
@@ -247,14 +247,12 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         }
         states = nil
         stateCount = 0
-        work?.deallocate()
+        // Work, the pull lists and the reverb's pointers go with the unit's render memory (AUBase frees it).
         work = nil
-        pullLists.forEach { free($0.unsafeMutablePointer) }
         pullLists = []
         convolvers = []
         hrtfPoints = []
         reverb = nil
-        reverbIO?.deallocate()
         reverbIO = nil
     }
     deinit { releaseState() }
