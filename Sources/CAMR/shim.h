@@ -4,3 +4,5 @@
 #include <opencore-amrnb/interf_dec.h>
 #include <opencore-amrnb/interf_enc.h>
 #include <opencore-amrwb/dec_if.h>
+// glibc's malloc_usable_size: AMRDecoderState sizes the heap blocks of opencore's decoder state with it.
+#include <malloc.h>

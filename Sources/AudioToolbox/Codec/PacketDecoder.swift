@@ -14,10 +14,20 @@ package protocol PacketDecoder: AnyObject {
     /// Takes the stream's magic cookie (a client sets kAudioConverterDecompressionMagicCookie after
     /// creating the converter); `pcmFormat` may change with it.
     func setMagicCookie(_ cookie: [UInt8]) throws(OSStatusError)
+    /// A copy of everything the decoder carries from one packet to the next, for `restoreState` to put back
+    /// later: a reader takes copies as it decodes and seeks by restoring the nearest one before its target and
+    /// decoding on from there, exact where the state never settles after a preroll (AMR). Nil (the default) when
+    /// the decoder cannot copy its state.
+    func saveState() -> [UInt8]?
+    /// Puts back a copy this same decoder's `saveState` made; false (the default) when it cannot, the state then
+    /// unchanged.
+    func restoreState(_ state: [UInt8]) -> Bool
 }
 
 extension PacketDecoder {
     package func setMagicCookie(_ cookie: [UInt8]) throws(OSStatusError) {}
+    package func saveState() -> [UInt8]? { nil }
+    package func restoreState(_ state: [UInt8]) -> Bool { false }
 }
 
 /// Apple's AudioCodec status for a packet a decoder cannot make sense of ('bada'): the converter
