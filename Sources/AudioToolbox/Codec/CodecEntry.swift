@@ -18,12 +18,17 @@ package struct CodecEntry: Sendable {
     /// Packets to decode and discard before a seek target's packet so the decoder's state has settled
     /// (overlapped transforms, MP3's bit reservoir); 0 when every packet decodes alone.
     package var seekPrerollPackets = 0
-    /// Nonzero when the decoder's state never settles bit-exactly from a fresh start and cannot be copied (AMR's
-    /// fixed-point predictors): ExtAudioFile then reaches a seek target by decoding every packet from the file's
-    /// first, continuing from where it is when the target lies ahead and starting over from packet 0 when it lies
-    /// behind, as long as that means decoding at most this many packets. Farther targets (long or hostile files)
-    /// take the `seekPrerollPackets` path instead: bounded time, not bit-exact.
+    /// Nonzero when the decoder's state never settles bit-exactly from a fresh start (AMR's fixed-point
+    /// predictors): ExtAudioFile then reaches a seek target by decoding every packet from an exact state, continuing
+    /// from where it is when the target lies ahead, else starting over from packet 0 or from a checkpoint (below), as
+    /// long as that means decoding at most this many packets. Farther targets (long or hostile files) take the
+    /// `seekPrerollPackets` path instead: bounded time, not bit-exact.
     package var exactSeekPackets = 0
+    /// The bound that replaces `exactSeekPackets` when the decoder can copy its state (PacketDecoder.saveState):
+    /// ExtAudioFile then keeps checkpoints of the state as it decodes (every 500 packets, at most 256), so that a
+    /// target the decoder has been past costs at most one spacing of decoding, and this bounds only how far a seek
+    /// decodes beyond the last checkpoint into a part of the file not decoded yet (each decoded once).
+    package var checkpointedSeekPackets = 0
 
     /// An entry (other products make theirs with this).
     package init(formatID: AudioFormatID, name: String,

@@ -20,6 +20,9 @@ final class DecodeStage {
     private(set) var ended = false
     /// A decoder error other than bad data, reported by the next pull.
     private var failure: OSStatus = noErr
+    /// Frames handed to the PCM stage since the last reset (or since a reader set it, restoring a decoder state):
+    /// when the client's proc is called, the frame the packets it gives will start at.
+    var producedFrames: Int64 = 0
 
     /// A stage for `decoder`, nil if it produces PCM the PCM stage cannot read.
     init?(format: AudioStreamBasicDescription, decoder: PacketDecoder) {
@@ -43,12 +46,15 @@ final class DecodeStage {
     func reset() {
         decoder.reset()
         ended = false
+        producedFrames = 0
     }
 
     /// The PCM stage's input proc: `userData` is this stage.
     static let pcmProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, _, userData in
         let stage = Unmanaged<DecodeStage>.fromOpaque(userData!).takeUnretainedValue()
         let (frames, status) = stage.pull()
+        // The PCM stage drops what comes with an error.
+        if status == noErr { stage.producedFrames += Int64(frames) }
         let list = UnsafeMutableAudioBufferListPointer(ioData)
         list[0] = AudioBuffer(mNumberChannels: UInt32(stage.pcm.channels), mDataByteSize: UInt32(frames * stage.pcm.bytesPerFrame),
                               mData: stage.buffer)

@@ -37,9 +37,27 @@ final class ExtAudioFileObject: @unchecked Sendable {
     /// its input ran out: a codec that seeks by decoding from the start continues from here when it can.
     private var decoderFrame: Int64 = 0
     private var decoderAtEnd = false
-    /// Nonzero when the codec reaches seek targets by decoding from packet 0, at most this many packets
-    /// (CodecEntry.exactSeekPackets); farther targets preroll instead.
-    private let exactSeekPackets: Int
+    /// Nonzero when the codec reaches seek targets by decoding from packet 0 or from a checkpoint, at most this many
+    /// packets (CodecEntry.exactSeekPackets, or checkpointedSeekPackets when checkpoints are taken); farther targets
+    /// preroll instead.
+    private var exactSeekPackets: Int
+    /// Decoder-state checkpoints, for a codec whose decoder saves its state (PacketDecoder.saveState: AMR): while the
+    /// decoder's state is the one a decode from packet 0 gives (`exactState`), the state before every
+    /// `checkpointPackets`-th packet is kept, with the frame that packet's output starts at, in packet order. A seek
+    /// restores the nearest one at or before its target and decodes on from there: exact, and at most
+    /// `checkpointPackets` packets to decode once the decoder has been that far. 0: none are taken.
+    private struct Checkpoint {
+        let packet: Int64
+        let frame: Int64
+        let state: [UInt8]
+    }
+    private var checkpoints: [Checkpoint] = []
+    private var checkpointPackets: Int64 = 0
+    private var exactState = false
+    /// A checkpoint every 500 packets (10 s of AMR; 2 KB narrowband, 5.4 KB wideband), farther apart in a file of
+    /// more than 128,000 packets so that there are at most 256 (at most 1.4 MB).
+    static let checkpointSpacing: Int64 = 500
+    static let maximumCheckpoints: Int64 = 256
     /// Write side: where the next file packet goes, and scratch for converted frames.
     private var writePacket: Int64
     private var scratch: UnsafeMutableRawPointer
@@ -83,6 +101,11 @@ final class ExtAudioFileObject: @unchecked Sendable {
             if case .success(let d) = AudioConverterObject.makeNativeDecoder(input: f, cookie: file.layout.magicCookie) {
                 decoder = d
                 decodedFormat = d.outputFormat
+                if exactSeekPackets > 0, d.decodeStage?.decoder.saveState() != nil {
+                    let packets = max(file.packetCount, 0)
+                    checkpointPackets = max(Self.checkpointSpacing, (packets + Self.maximumCheckpoints - 1) / Self.maximumCheckpoints)
+                    exactSeekPackets = max(exactSeekPackets, CodecRegistry.entry(f.mFormatID)?.checkpointedSeekPackets ?? 0)
+                }
             }
             let frameBytes = Int(decodedFormat.mBytesPerFrame)
             if frameBytes * Self.chunkFrames > scratchBytes {
@@ -172,7 +195,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
 
     /// Positions the decoder on the packet holding `frame` (a file frame, priming included), preroll
     /// packets before it, and the decoded frames to drop to reach the frame. A codec that seeks from the start
-    /// keeps decoding from where it is when `frame` lies ahead, and otherwise starts over at packet 0.
+    /// decodes on from the nearest exact state at or before `frame`: where the decoder is when `frame` lies ahead,
+    /// a checkpoint, or packet 0.
     private func startDecoding(atFrame frame: Int64) {
         guard decoder != nil else { return }
         // Room for the largest packets the decoder is handed at once.
@@ -183,19 +207,39 @@ final class ExtAudioFileObject: @unchecked Sendable {
             packetBufferBytes = needed
         }
         if exactSeekPackets > 0 {
-            let restart = decoderAtEnd || frame < decoderFrame
             let limit = Int64(exactSeekPackets) * Int64(max(file.framesPerPacket, 1))
-            if (restart ? frame : frame - decoderFrame) <= limit {
-                if restart {
-                    decoder?.reset()
-                    decoderAtEnd = false
-                    nextPacket = 0
-                    decoderFrame = 0
+            let ahead = !decoderAtEnd && frame >= decoderFrame
+            let checkpoint = lastCheckpoint(atOrBefore: frame)
+            let restartCost = frame - (checkpoint?.frame ?? 0)
+            // Decoding on from here: when that is the shortest way from an exact state, or (as before checkpoints)
+            // the only way within the bound.
+            if ahead && frame - decoderFrame <= limit && (exactState ? frame - decoderFrame <= restartCost : restartCost > limit) {
+                skipFrames = frame - decoderFrame
+                return
+            }
+            if restartCost <= limit {
+                decoder?.reset()
+                decoderAtEnd = false
+                nextPacket = 0
+                decoderFrame = 0
+                exactState = true
+                if let checkpoint {
+                    if let stage = decoder?.decodeStage, stage.decoder.restoreState(checkpoint.state) {
+                        nextPacket = checkpoint.packet
+                        decoderFrame = checkpoint.frame
+                        stage.producedFrames = checkpoint.frame
+                    } else {
+                        // Cannot happen with AMR's decoder (its copies fit its blocks); starting over is exact.
+                        checkpoints = []
+                        checkpointPackets = 0
+                        if frame > limit { exactState = false; return startDecoding(atFrame: frame) }
+                    }
                 }
                 skipFrames = frame - decoderFrame
                 return
             }
         }
+        exactState = false
         decoder?.reset()
         let constant = file.framesPerPacket
         var packet: Int64
@@ -217,10 +261,33 @@ final class ExtAudioFileObject: @unchecked Sendable {
         decoderAtEnd = false
     }
 
+    /// The last checkpoint whose frame is at or before `frame`.
+    private func lastCheckpoint(atOrBefore frame: Int64) -> Checkpoint? {
+        var low = 0, high = checkpoints.count  // checkpoints[..<low] start at or before frame, checkpoints[high...] after
+        while low < high {
+            let mid = (low + high) / 2
+            if checkpoints[mid].frame <= frame { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? checkpoints[low - 1] : nil
+    }
+
+    /// Called as the decoder asks for packet `nextPacket`, every packet before it decoded: keeps the decoder's state
+    /// when that packet is a checkpoint's and none is kept yet. Returns how many packets the read may give so that
+    /// the next checkpoint's packet starts a read of its own.
+    private func checkpoint(_ want: Int) -> Int {
+        guard checkpointPackets > 0, exactState, let stage = decoder?.decodeStage else { return want }
+        // (The count's cap only matters if the file's packet count was wrong.)
+        if nextPacket > 0 && nextPacket % checkpointPackets == 0 && nextPacket > (checkpoints.last?.packet ?? 0),
+           checkpoints.count < 4 * Self.maximumCheckpoints, let state = stage.decoder.saveState() {
+            checkpoints.append(Checkpoint(packet: nextPacket, frame: stage.producedFrames, state: state))
+        }
+        return Int(min(Int64(want), checkpointPackets - nextPacket % checkpointPackets))
+    }
+
     /// The decoder's input proc: up to `packetsPerRead` packets from the file, with descriptions.
     private static let packetProc: AudioConverterComplexInputDataProc = { _, ioPackets, ioData, outDescriptions, userData in
         let x = Unmanaged<ExtAudioFileObject>.fromOpaque(userData!).takeUnretainedValue()
-        let want = min(Int(ioPackets.pointee), x.packetsPerRead)
+        let want = x.checkpoint(min(Int(ioPackets.pointee), x.packetsPerRead))
         let (packets, bytes, status) = x.file.readPackets(from: x.nextPacket, count: want, capacity: x.packetBufferBytes,
                                                           into: x.packetBuffer, descriptions: x.packetDescriptions)
         x.nextPacket += Int64(packets)
