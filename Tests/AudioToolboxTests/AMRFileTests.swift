@@ -22,8 +22,8 @@ import SharedTestSupport
         """
 
     /// An .amr file of speech (about three seconds, or `seconds` long when given, trimmed or padded from a longer
-    /// text): narrowband at 12.2 kb/s or wideband at 23.85 kb/s.
-    static func makeAMR(wideband: Bool, mode: Int? = nil, seconds: Int? = nil) throws -> URL {
+    /// text of 40 s, or that text said over and over when `repeated`): narrowband at 12.2 kb/s or wideband at 23.85 kb/s.
+    static func makeAMR(wideband: Bool, mode: Int? = nil, seconds: Int? = nil, repeated: Bool = false) throws -> URL {
         let espeak = try #require(["/usr/bin/espeak-ng", "/usr/local/bin/espeak-ng"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                   "espeak-ng is missing: run scripts/setup.sh")
         let sox = try #require(FileSupport.sox, "sox is missing: run scripts/setup.sh")
@@ -31,7 +31,7 @@ import SharedTestSupport
         defer { try? FileManager.default.removeItem(at: speech); try? FileManager.default.removeItem(at: band) }
         var (status, text) = try FileSupport.run(espeak, ["-w", speech.path, seconds == nil ? shortText : longText])
         try #require(status == 0, "espeak-ng: \(text)")
-        let length = seconds.map { ["pad", "0", "\($0)", "trim", "0", "\($0)"] } ?? []
+        let length = seconds.map { (repeated ? ["repeat", "\($0 / 30)"] : ["pad", "0", "\($0)"]) + ["trim", "0", "\($0)"] } ?? []
         (status, text) = try FileSupport.run(sox, [speech.path, "-r", wideband ? "16000" : "8000", "-c", "1", "-b", "16", band.path] + length)
         try #require(status == 0, "sox: \(text)")
         var args = [scripts.appendingPathComponent("amr-encode.py").path, band.path, amr.path] + (wideband ? ["--wb"] : [])
@@ -231,6 +231,97 @@ import SharedTestSupport
         // Back to the start after the end: the decoder starts over.
         #expect(ExtAudioFileSeek(x!, 0) == noErr)
         #expect(try Self.readInt16(x!, 1024) == Array(linear.prefix(1024)))
+    }
+
+    /// ExtAudioFileSeek to 300 random frames (seeded) of 200 s of speech, most of them more than 60 s (3,000 packets)
+    /// from the start and from the previous read, forward and backward, each followed by a read of 1 to 1,024 frames:
+    /// the frames are exactly those of a linear decode (Int16) made through another ExtAudioFile. The reader that
+    /// seeks has decoded nothing before, so its first seeks far ahead decode their way there (leaving decoder
+    /// checkpoints behind); the number of seeks and the time they take are printed. The same in 3GP (ffmpeg's mux).
+    @Test(arguments: [false, true], [false, true])
+    func longSeeksAreExact(_ wideband: Bool, _ threeGP: Bool) throws {
+        let seconds = 200
+        let amr = try Self.makeAMR(wideband: wideband, seconds: seconds, repeated: true)
+        defer { try? FileManager.default.removeItem(at: amr) }
+        let url = threeGP ? try Self.make3GP(from: amr) : amr
+        defer { if threeGP { try? FileManager.default.removeItem(at: url) } }
+        let rate = wideband ? 16000.0 : 8000
+        var client = Self.int16Client(rate)
+        var reader: ExtAudioFileRef?, seeker: ExtAudioFileRef?
+        try #require(ExtAudioFileOpenURL(url as CFURL, &reader) == noErr)
+        defer { ExtAudioFileDispose(reader!) }
+        try #require(ExtAudioFileSetProperty(reader!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var linear: [Int16] = []
+        linear.reserveCapacity(Int(rate) * seconds)
+        let linearStart = ContinuousClock.now
+        while true {
+            let chunk = try Self.readInt16(reader!, 4096)
+            if chunk.isEmpty { break }
+            linear += chunk
+        }
+        let linearTime = ContinuousClock.now - linearStart
+        #expect(linear.count == Int(rate) * seconds)
+        #expect(linear[linear.count / 2..<linear.count / 2 + Int(rate) * 5].contains { abs(Int($0)) > 1000 }, "speech all through, not silence")
+        try #require(ExtAudioFileOpenURL(url as CFURL, &seeker) == noErr)
+        defer { ExtAudioFileDispose(seeker!) }
+        try #require(ExtAudioFileSetProperty(seeker!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var rng = SplitMix64(state: wideband ? 24 : 23)
+        let seeks = 300, sixtySeconds = Int(rate) * 60
+        var mismatches = 0, backward = 0, far = 0, beyond = 0, previous = 0
+        var slowest = Duration.zero
+        let start = ContinuousClock.now
+        for _ in 0..<seeks {
+            let frame = Int.random(in: 0..<linear.count, using: &rng)
+            let count = Int.random(in: 1...1024, using: &rng)
+            if frame < previous { backward += 1 }
+            if abs(frame - previous) > sixtySeconds { far += 1 }
+            if frame > sixtySeconds { beyond += 1 }
+            let seekStart = ContinuousClock.now
+            try #require(ExtAudioFileSeek(seeker!, Int64(frame)) == noErr)
+            var tell: Int64 = -1
+            ExtAudioFileTell(seeker!, &tell)
+            #expect(tell == Int64(frame))
+            let got = try Self.readInt16(seeker!, count)
+            slowest = max(slowest, ContinuousClock.now - seekStart)
+            let expected = Array(linear[frame..<min(frame + count, linear.count)])
+            if got != expected { mismatches += 1 }
+            previous = frame + got.count
+        }
+        let elapsed = ContinuousClock.now - start
+        print("AMR-\(wideband ? "WB" : "NB") \(threeGP ? "3GP" : ".amr") \(seconds) s: \(seeks) seeks (\(backward) backward, \(far) more than 60 s from the last read, " +
+              "\(beyond) beyond 60 s) and reads in \(elapsed), \(elapsed / seeks) each, slowest \(slowest) (one linear decode: \(linearTime)); " +
+              "\(seeks - mismatches) exact, \(mismatches) differing from the linear decode")
+        #expect(mismatches == 0)
+        #expect(far > seeks / 3 && beyond > seeks / 2 && backward > seeks / 3)
+    }
+
+    /// A hostile file: 256 KiB of 1-byte NO_DATA frames is 262,144 packets, 87 minutes. Seeks still take bounded time
+    /// from a fresh reader: to a target within 30,000 packets (10 minutes) of the last checkpoint the reader decodes
+    /// its way there (once, leaving checkpoints), to a farther one it prerolls 16 packets. The times are printed.
+    @Test func hostileFileSeeksInBoundedTime() throws {
+        let url = FileSupport.tempURL("amr")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(Array("#!AMR\n".utf8) + [UInt8](repeating: 15 << 3 | 4, count: 256 * 1024)).write(to: url)
+        var x: ExtAudioFileRef?
+        try #require(ExtAudioFileOpenURL(url as CFURL, &x) == noErr)
+        defer { ExtAudioFileDispose(x!) }
+        var client = Self.int16Client(8000)
+        try #require(ExtAudioFileSetProperty(x!, kExtAudioFileProperty_ClientDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &client) == noErr)
+        var length: Int64 = 0, size = UInt32(MemoryLayout<Int64>.size)
+        try #require(ExtAudioFileGetProperty(x!, kExtAudioFileProperty_FileLengthFrames, &size, &length) == noErr)
+        #expect(length == 256 * 1024 * 160)
+        let minute = 8000 * 60
+        var times: [String] = [], slowest = Duration.zero
+        for target in [86 * minute, minute, 9 * minute + 30 * 8000, 20 * minute, 19 * minute, 28 * minute, 85 * minute, 0, Int(length / 2)] {
+            let start = ContinuousClock.now
+            try #require(ExtAudioFileSeek(x!, Int64(target)) == noErr)
+            #expect(try Self.readInt16(x!, 1024).count == 1024)
+            let time = ContinuousClock.now - start
+            slowest = max(slowest, time)
+            times.append("\(Int64(target) / Int64(minute)) min: \(time)")
+        }
+        print("AMR-NB 87 minutes of NO_DATA frames, seek and read at " + times.joined(separator: ", "))
+        #expect(slowest < .seconds(10))
     }
 
     /// Narrowband encodes and decodes, as on Apple's systems; wideband only decodes here (no encoder library is
