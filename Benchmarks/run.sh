@@ -37,7 +37,7 @@ for b in RenderOverhead GraphRender EngineBench MixerBench ResamplerBench FileIO
     .build/release/$b | tee -a "$log"
     echo
 done
-echo "== Tools as whole processes (tool-bench.py: afplay -r 2 -o against soundstretch, afconvert resampling and 16 -> 24 bit against sox)"
+echo "== Tools as whole processes (tool-bench.py: afplay -r 2 -o against soundstretch, afconvert resampling and 16 -> 24 bit against sox and ffmpeg)"
 python3 ./tool-bench.py .build/release | tee -a "$log"
 echo
 echo "== BatchBench (batch/ray_batch.py: catalog throughput against worker count)"

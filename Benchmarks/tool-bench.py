@@ -88,6 +88,19 @@ def main():
         [os.path.join(bin_dir, "afconvert"), "-f", "WAVE", "-d", "LEI24", noise16, os.path.join(work, "a24.wav")],
         ["sox", noise16, "-b", "24", os.path.join(work, "s24.wav")], rounds, "<= 1.1")
     summary.append(f"afconvert 16 -> 24 bit CPU vs sox (ours/peer, lower is faster) | {cpu:.2f}x | <= 1.1x")
+    # The same two conversions beside ffmpeg (its own resampler, swr, at its default quality; and soxr at 28 bits).
+    ffmpeg = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-threads", "1"]
+    wall, cpu, _ = compare(
+        "afconvert 16 -> 24 bit vs ffmpeg -c:a pcm_s24le",
+        [os.path.join(bin_dir, "afconvert"), "-f", "WAVE", "-d", "LEI24", noise16, os.path.join(work, "a24.wav")],
+        ffmpeg + ["-i", noise16, "-c:a", "pcm_s24le", os.path.join(work, "f24.wav")], rounds, "-")
+    summary.append(f"afconvert 16 -> 24 bit CPU vs ffmpeg (ours/peer, lower is faster) | {cpu:.2f}x | -")
+    wall, cpu, _ = compare(
+        "afconvert 44.1 -> 48 kHz 24-bit vs ffmpeg -af aresample=48000:resampler=soxr:precision=28",
+        [os.path.join(bin_dir, "afconvert"), "-f", "WAVE", "-d", "LEI24@48000", noise, os.path.join(work, "a48.wav")],
+        ffmpeg + ["-i", noise, "-af", "aresample=48000:resampler=soxr:precision=28", "-c:a", "pcm_s24le",
+                  os.path.join(work, "f48.wav")], rounds, "-")
+    summary.append(f"afconvert 44.1 -> 48 kHz 24-bit CPU vs ffmpeg soxr 28-bit (ours/peer, lower is faster) | {cpu:.2f}x | -")
     for line in summary:
         print("summary: " + line)
     subprocess.run(["rm", "-rf", work])
