@@ -148,7 +148,9 @@ enum MP4Writer {
         let trak = box("trak", tkhd + edts + mdia)
         let mvhd = wide ? fullBox("mvhd", version: 1, be(0, 16) + be(timescale, 4) + be(valid, 8) + be(0x10000, 4) + be(0x0100, 2) + be(0, 10) + matrix + be(0, 24) + be(2, 4))
             : fullBox("mvhd", be(0, 8) + be(timescale, 4) + be(valid, 4) + be(0x10000, 4) + be(0x0100, 2) + be(0, 10) + matrix + be(0, 24) + be(2, 4))
-        return box("moov", mvhd + trak + userData(layout, priming: priming, remainder: total - priming - valid, valid: valid))
+        // A file shorter than its priming (none written yet, or one packet of a codec priming more) has no remainder.
+        let remainder = total >= priming + valid ? total - priming - valid : 0
+        return box("moov", mvhd + trak + userData(layout, priming: priming, remainder: remainder, valid: valid))
     }
 
     /// udta/meta/ilst: the info dictionary's simple text items and, with a packet table, iTunSMPB.
