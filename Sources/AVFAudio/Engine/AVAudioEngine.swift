@@ -168,7 +168,18 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     func setMaximumFrames(_ unit: AudioUnit) {
         var frames = sliceCapacity
+        guard AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4)
+                == kAudioUnitErr_Initialized else { return }
+        // A unit initialized before the graph (a sequencer's preroll initializes its destinations) keeps the limit it
+        // had, and a larger manual rendering slice would fail with kAudioUnitErr_TooManyFramesToProcess: it is
+        // initialized again with the engine's limit. One that already takes enough is left alone.
+        var current: UInt32 = 0
+        var size = UInt32(MemoryLayout<UInt32>.size)
+        if AudioUnitGetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &current, &size) == noErr,
+           current >= frames { return }
+        AudioUnitUninitialize(unit)
         AudioUnitSetProperty(unit, kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, &frames, 4)
+        AudioUnitInitialize(unit)
     }
 
     private func enableInput() {
