@@ -4,6 +4,9 @@
 /// store meters. A subclass supplies its parameters, how to build its kernel and how to pass the values on.
 class AUSingleKernelEffect<Kernel: EffectKernel>: AUKernelEffect, @unchecked Sendable {
     private(set) var kernel: Kernel?
+    /// Set when the kernel is made or reset: the first render lands the glides on the parameters it pushes, so values
+    /// set between initialize (or AudioUnitReset) and the first render apply at once, with no history to glide from.
+    private var settleAtNextRender = false
 
     override init(component: AudioComponentEntry) {
         super.init(component: component)
@@ -26,17 +29,25 @@ class AUSingleKernelEffect<Kernel: EffectKernel>: AUKernelEffect, @unchecked Sen
         _ = parametersChanged()  // the snapshot the next renders compare with
         pushParameters(to: k)
         k.settle()
+        settleAtNextRender = true
         return true
     }
 
     override func releaseKernel() { kernel = nil }
 
-    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) { kernel?.reset() }
+    override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        kernel?.reset()
+        settleAtNextRender = true
+    }
 
     override func process(input: UnsafePointer<UnsafeMutablePointer<Float>>, output: UnsafePointer<UnsafeMutablePointer<Float>>,
                           channels: Int, frames: Int) {
         guard let kernel else { return }
         if parametersChanged() { pushParameters(to: kernel) }
+        if settleAtNextRender {
+            settleAtNextRender = false
+            kernel.settle()
+        }
         kernel.process(input: input, output: output, channels: channels, frames: frames)
         kernelDidProcess(kernel)
     }
