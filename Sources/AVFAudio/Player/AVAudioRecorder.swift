@@ -5,7 +5,7 @@ import Foundation
 /// recorder does: the queue's format (the codec fills in what the settings leave open), the file made with
 /// AudioFileCreateWithURL, packets written with AudioFileWritePackets, and the encoder's magic cookie copied
 /// into the file before and after recording. Linear PCM goes into CAF, WAV or AIFF; compressed formats (AAC,
-/// ALAC, FLAC, Opus) into CAF. AAC in .m4a is refused (MPEG-4 files are not writable here yet).
+/// ALAC, FLAC, Opus) into CAF, and AAC also into .m4a.
 ///
 /// The file is created (replacing one at the URL) by init and again by the first record() after stop().
 ///
