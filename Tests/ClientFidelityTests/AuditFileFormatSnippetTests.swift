@@ -210,4 +210,64 @@ import Testing
         #expect(freed.value)
         abl.unsafeMutablePointer.deallocate()
     }
+
+    /// An AAC .m4a opened for writing and released unwritten (a recorder cancelled at once) closes cleanly.
+    @Test func unwrittenAACFileCloses() throws {
+        let url = Self.tempURL("m4a")
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            let file = try AVAudioFile(forWriting: url, settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100.0,
+                                                                  AVNumberOfChannelsKey: 2])
+            #expect(file.length == 0)
+        }
+        #expect(FileManager.default.fileExists(atPath: url.path))
+    }
+
+    /// A float file read as interleaved Int16 (commonFormat:interleaved:), and Int32 buffers.
+    @Test func readFloatFileAsInt16Interleaved() throws {
+        let url = Self.tempURL("caf")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let stereo = AVAudioFormat(standardFormatWithSampleRate: 32000, channels: 2)!
+        do {
+            let file = try AVAudioFile(forWriting: url, settings: stereo.settings)
+            let buffer = AVAudioPCMBuffer(pcmFormat: stereo, frameCapacity: 64)!
+            buffer.frameLength = 64
+            for i in 0..<64 {
+                buffer.floatChannelData![0][i] = 0.5
+                buffer.floatChannelData![1][i] = -0.25
+            }
+            try file.write(from: buffer)
+        }
+        let file = try AVAudioFile(forReading: url, commonFormat: .pcmFormatInt16, interleaved: true)
+        #expect(file.processingFormat.isInterleaved)
+        #expect(file.processingFormat.commonFormat == .pcmFormatInt16)
+        let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 64)!
+        try file.read(into: buffer)
+        #expect(buffer.frameLength == 64)
+        #expect(buffer.stride == 2)
+        let samples = buffer.int16ChannelData![0]
+        #expect(samples[0] == 16384 && samples[1] == -8192)
+        #expect(samples[126] == 16384 && samples[127] == -8192)
+
+        let int32 = AVAudioFormat(commonFormat: .pcmFormatInt32, sampleRate: 32000, channels: 1, interleaved: false)!
+        let i32 = AVAudioPCMBuffer(pcmFormat: int32, frameCapacity: 8)!
+        i32.frameLength = 8
+        i32.int32ChannelData![0][7] = .max
+        #expect(i32.floatChannelData == nil && i32.int16ChannelData == nil)
+        #expect(i32.audioBufferList.pointee.mBuffers.mDataByteSize == 32)
+    }
+
+    /// Channel layouts: a stereo layout tag, formats made with it, equality.
+    @Test func channelLayoutFormats() throws {
+        let stereo = AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_Stereo)!
+        #expect(stereo.channelCount == 2)
+        #expect(stereo.layoutTag == kAudioChannelLayoutTag_Stereo)
+        let format = AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: 44100, interleaved: false, channelLayout: stereo)
+        #expect(format.channelCount == 2)
+        #expect(format == AVAudioFormat(standardFormatWithSampleRate: 44100, channels: 2))
+        #expect(stereo == AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_Stereo))
+        let quad = AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_Quadraphonic)!
+        #expect(AVAudioFormat(standardFormatWithSampleRate: 44100, channelLayout: quad).channelLayout == quad)
+        #expect(stereo.layout.pointee.mChannelLayoutTag == kAudioChannelLayoutTag_Stereo)
+    }
 }
