@@ -17,6 +17,8 @@ final class AudioFileStreamObject: @unchecked Sendable {
     private var pending: [UInt8] = []
     /// Audio bytes handed out so far (relative to the data start), and how many the file declares.
     private var audioDelivered: Int64 = 0
+    /// The next packet of a header-indexed stream to hand out.
+    private var nextIndexedPacket = 0
     private var audioDeclared: Int64?
     /// The values announced to the listener, as it was told them (AudioFileStreamObject+Properties.swift).
     private(set) var properties: [AudioFileStreamPropertyID: [UInt8]] = [:]
@@ -285,6 +287,36 @@ final class AudioFileStreamObject: @unchecked Sendable {
         }
     }
 
+    /// Variable-size packets the container indexes ahead of the data (MPEG-4's sample table): every complete packet
+    /// held goes out with its description, as Apple's parser hands out AAC from an .m4a whose 'moov' comes first.
+    private func deliverIndexedPackets(_ l: AudioFileLayout, _ index: PacketIndex) {
+        var descriptions: [AudioStreamPacketDescription] = []
+        let received = audioDelivered + Int64(pending.count)  // bytes of the audio data so far
+        var i = nextIndexedPacket
+        var consumed: Int64 = 0
+        while i < index.count {
+            let start = index.offsets[i], size = Int64(index.sizes[i])
+            guard start >= audioDelivered, start + size <= received else { break }
+            descriptions.append(AudioStreamPacketDescription(
+                mStartOffset: start - audioDelivered,
+                mVariableFramesInPacket: l.format.mFramesPerPacket == 0 ? index.frames(at: i, constant: 0) : 0,
+                mDataByteSize: UInt32(size)))
+            consumed = start + size - audioDelivered
+            i += 1
+        }
+        guard !descriptions.isEmpty else { return }
+        pending.withUnsafeBytes { raw in
+            descriptions.withUnsafeMutableBufferPointer { d in
+                typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
+                                                            UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
+                unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(consumed), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
+            }
+        }
+        nextIndexedPacket = i
+        audioDelivered += consumed
+        pending.removeFirst(Int(consumed))
+    }
+
     /// Hands out every complete packet held, up to the declared end of the audio.
     private func deliverPackets() {
         guard let l = layout else { return }
@@ -292,6 +324,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
         if l.fileType == kAudioFileAAC_ADTSType { deliverADTSFrames(l); return }
         if l.fileType == kAudioFileAMRType { deliverAMRFrames(l); return }
         if l.fileType == kOCAAudioFileOggType { deliverOggPages(l); return }
+        if l.format.mBytesPerPacket == 0, let index = l.packetIndex { deliverIndexedPackets(l, index); return }
         let bpp = Int(max(l.format.mBytesPerPacket, 1))
         var usable = pending.count
         if let declared = audioDeclared { usable = Int(min(Int64(usable), max(0, declared - audioDelivered))) }
