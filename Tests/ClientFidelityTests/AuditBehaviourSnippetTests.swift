@@ -98,4 +98,40 @@ import Testing
         // 50 periods of 0, 0.005, ..., 0.495: each sums to 24.75.
         #expect(abs(sum - 50 * 24.75) < 0.5, "sum \(sum)")
     }
+
+    /// An AAC .m4a scheduled whole on a player and bounced offline: the decoded tone comes out at its level, and
+    /// seeking the file (framePosition) lands on the frame asked for.
+    @Test func playCompressedFileOffline() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).m4a")
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            let file = try AVAudioFile(forWriting: url, settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100,
+                                                                  AVNumberOfChannelsKey: 2, AVEncoderBitRateKey: 128000])
+            let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 44100)!
+            buffer.frameLength = 44100
+            for c in 0..<2 { for i in 0..<44100 { buffer.floatChannelData![c][i] = 0.4 * Float(sin(2 * Double.pi * 1000 * Double(i) / 44100)) } }
+            try file.write(from: buffer)
+        }
+        let file = try AVAudioFile(forReading: url)
+        #expect(file.length == 44100)
+        file.framePosition = 22050
+        let half = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 44100)!
+        try file.read(into: half)
+        #expect(half.frameLength == 22050)
+        file.framePosition = 0
+
+        let engine = AVAudioEngine()
+        let player = AVAudioPlayerNode()
+        engine.attach(player)
+        engine.connect(player, to: engine.mainMixerNode, format: file.processingFormat)
+        try engine.enableManualRenderingMode(.offline, format: file.processingFormat, maximumFrameCount: 4410)
+        player.scheduleFile(file, at: nil, completionHandler: nil)
+        try engine.start()
+        player.play()
+        let samples = try Self.render(engine, frames: 44100)
+        #expect(samples.count == 44100)
+        let rms = Self.rms(samples[11025..<33075])
+        #expect(abs(rms - 0.4 / Float(2).squareRoot()) < 0.02, "rms \(rms)")
+        engine.stop()
+    }
 }
