@@ -401,6 +401,12 @@ struct AudioChannelLayout {
 };
 typedef struct AudioChannelLayout AudioChannelLayout;
 
+// The channel count a layout tag carries in its low 16 bits (Apple's inline function, imported into Swift as
+// AudioChannelLayoutTag_GetNumberOfChannels(_:)).
+static inline uint32_t AudioChannelLayoutTag_GetNumberOfChannels(AudioChannelLayoutTag inLayoutTag) {
+    return (uint32_t)(inLayoutTag & 0x0000FFFF);
+}
+
 CF_ASSUME_NONNULL_END
 
 #endif
