@@ -162,6 +162,7 @@ final class ALSAMixer: @unchecked Sendable {
     func scalar(input: Bool, channel: Int) -> Double? {
         lock.withLock {
             guard let e = element(input) else { return nil }
+            takePendingEvents()
             let all = e.channels.map { scalar(e, raw(e, $0)) }
             return channel == 0 ? all.max() : (channel <= all.count ? all[channel - 1] : nil)
         }
@@ -172,6 +173,9 @@ final class ALSAMixer: @unchecked Sendable {
         let v = min(max(value, 0), 1)
         return lock.withLock {
             guard let e = element(input) else { return false }
+            // The other channels' values as they are now: another program (pactl, a desktop slider) may have
+            // changed them since the watcher last looked, and the main control scales them in proportion.
+            takePendingEvents()
             var ok = true
             if channel == 0 {
                 let current = e.channels.map { scalar(e, raw(e, $0)) }
@@ -222,20 +226,28 @@ final class ALSAMixer: @unchecked Sendable {
     /// What a poll found changed in one direction.
     struct Change { var input: Bool; var volume: Bool; var mute: Bool }
 
+    /// Brings the mixer's cached values up to date with the events waiting (without waiting for more): lock held.
+    /// `seen` is left alone, so the watcher's next poll still reports what another program changed.
+    @discardableResult
+    private func takePendingEvents() -> Bool {
+        let count = Int(snd_mixer_poll_descriptors_count(handle))
+        if count > 0 {
+            var fds = [pollfd](repeating: pollfd(), count: count)
+            let n = snd_mixer_poll_descriptors(handle, &fds, UInt32(count))
+            guard n > 0, Glibc.poll(&fds, nfds_t(n), 0) > 0 else { return false }
+            var revents: UInt16 = 0
+            snd_mixer_poll_descriptors_revents(handle, &fds, UInt32(n), &revents)
+            guard revents != 0 else { return false }
+        }
+        snd_mixer_handle_events(handle)
+        return true
+    }
+
     /// Reads the mixer's pending events without waiting; returns what changed since it was last seen (by an
-    /// earlier poll or a change made here), per direction.
+    /// earlier poll, a read that took the events, or a change made here), per direction.
     func poll() -> [Change] {
         lock.withLock {
-            let count = Int(snd_mixer_poll_descriptors_count(handle))
-            if count > 0 {
-                var fds = [pollfd](repeating: pollfd(), count: count)
-                let n = snd_mixer_poll_descriptors(handle, &fds, UInt32(count))
-                guard n > 0, Glibc.poll(&fds, nfds_t(n), 0) > 0 else { return [] }
-                var revents: UInt16 = 0
-                snd_mixer_poll_descriptors_revents(handle, &fds, UInt32(n), &revents)
-                guard revents != 0 else { return [] }
-            }
-            snd_mixer_handle_events(handle)
+            takePendingEvents()
             var changed: [Change] = []
             for direction in [false, true] {
                 guard let e = element(direction) else { continue }
