@@ -26,8 +26,9 @@ import Testing
         return samples.map { type == kAudioFileWAVEType ? Int16(littleEndian: $0) : Int16(bigEndian: $0) }
     }
 
-    @Test(arguments: [(kAudioFileCAFType, "caf"), (kAudioFileWAVEType, "wav"), (kAudioFileAIFFType, "aiff")])
-    func aChunkSetSurvivesReopeningAndMoreAudio(_ type: AudioFileTypeID, _ ext: String) throws {
+    static let fileTypes: [(AudioFileTypeID, String)] = [(kAudioFileCAFType, "caf"), (kAudioFileWAVEType, "wav"), (kAudioFileAIFFType, "aiff")]
+
+    @Test(arguments: Self.fileTypes) func aChunkSetSurvivesReopeningAndMoreAudio(_ type: AudioFileTypeID, _ ext: String) throws {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("userdata-\(getpid()).\(ext)")
         defer { try? FileManager.default.removeItem(at: url) }
         var format = Self.mono16(type)
