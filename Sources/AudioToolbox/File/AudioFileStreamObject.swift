@@ -178,13 +178,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
         }
         if !descriptions.isEmpty {
             let bytes = Int(descriptions.last!.mStartOffset) + Int(descriptions.last!.mDataByteSize)
-            pending.withUnsafeBytes { raw in
-                descriptions.withUnsafeMutableBufferPointer { d in
-                    typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
-                                                                UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
-                    unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(bytes), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
-                }
-            }
+            pending.withUnsafeBytes { emitPackets($0, bytes: bytes, &descriptions) }
         }
         pending.removeFirst(min(offset, pending.count))
     }
@@ -209,13 +203,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
         }
         if !descriptions.isEmpty {
             let bytes = Int(descriptions.last!.mStartOffset) + Int(descriptions.last!.mDataByteSize)
-            pending.withUnsafeBytes { raw in
-                descriptions.withUnsafeMutableBufferPointer { d in
-                    typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
-                                                                UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
-                    unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(bytes), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
-                }
-            }
+            pending.withUnsafeBytes { emitPackets($0, bytes: bytes, &descriptions) }
         }
         pending.removeFirst(min(offset, pending.count))
     }
@@ -232,13 +220,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
             offset += size
         }
         guard !descriptions.isEmpty else { return }
-        pending.withUnsafeBytes { raw in
-            descriptions.withUnsafeMutableBufferPointer { d in
-                typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
-                                                            UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
-                unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(offset), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
-            }
-        }
+        pending.withUnsafeBytes { emitPackets($0, bytes: offset, &descriptions) }
         pending.removeFirst(offset)
     }
 
@@ -278,13 +260,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
         }
         pending.removeFirst(min(consumed, pending.count))
         guard !descriptions.isEmpty else { return }
-        data.withUnsafeBytes { raw in
-            descriptions.withUnsafeMutableBufferPointer { d in
-                typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
-                                                            UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
-                unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(raw.count), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
-            }
-        }
+        data.withUnsafeBytes { emitPackets($0, bytes: $0.count, &descriptions) }
     }
 
     /// Variable-size packets the container indexes ahead of the data (MPEG-4's sample table): every complete packet
@@ -305,16 +281,25 @@ final class AudioFileStreamObject: @unchecked Sendable {
             i += 1
         }
         guard !descriptions.isEmpty else { return }
-        pending.withUnsafeBytes { raw in
-            descriptions.withUnsafeMutableBufferPointer { d in
-                typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
-                                                            UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
-                unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(consumed), UInt32(d.count), raw.baseAddress!, d.baseAddress!)
-            }
-        }
+        pending.withUnsafeBytes { emitPackets($0, bytes: Int(consumed), &descriptions) }
         nextIndexedPacket = i
         audioDelivered += consumed
         pending.removeFirst(Int(consumed))
+    }
+
+    /// Calls the client's packets proc with the first `bytes` bytes of `data`: `count` packets of constant size
+    /// (`descriptions` nil) or described. The client's data is passed as given, NULL included (the Swift type says
+    /// non-null).
+    private func emitPackets(_ data: UnsafeRawBufferPointer, bytes: Int, count: Int,
+                             descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?) {
+        typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
+                                                    UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
+        unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(bytes), UInt32(count), data.baseAddress!, descriptions)
+    }
+
+    /// The same with a packet description each.
+    private func emitPackets(_ data: UnsafeRawBufferPointer, bytes: Int, _ descriptions: inout [AudioStreamPacketDescription]) {
+        descriptions.withUnsafeMutableBufferPointer { emitPackets(data, bytes: bytes, count: $0.count, descriptions: $0.baseAddress!) }
     }
 
     /// Hands out every complete packet held, up to the declared end of the audio.
@@ -331,12 +316,7 @@ final class AudioFileStreamObject: @unchecked Sendable {
         let packets = usable / bpp
         guard packets > 0 else { return }
         let bytes = packets * bpp
-        pending.withUnsafeBytes { raw in
-            // The client's data is passed as given, NULL included (the Swift type says non-null).
-            typealias NullablePackets = @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeRawPointer,
-                                                        UnsafeMutablePointer<AudioStreamPacketDescription>?) -> Void
-            unsafeBitCast(packetsProc, to: NullablePackets.self)(clientData, UInt32(bytes), UInt32(packets), raw.baseAddress!, nil)
-        }
+        pending.withUnsafeBytes { emitPackets($0, bytes: bytes, count: packets, descriptions: nil) }
         audioDelivered += Int64(bytes)
         pending.removeFirst(bytes)
         if let declared = audioDeclared, audioDelivered >= declared { pending.removeAll() }
