@@ -67,6 +67,8 @@ let package = Package(
         // swift-corelibs' CoreFoundation run loop behind opaque pointers (its CF names would clash with ours).
         .target(name: "OCARunLoop"),
         .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes", "OCARunLoop"]),
+        // The one property model (rows, tables, listener lists) shared by the HAL and AudioToolbox's objects: not API.
+        .target(name: "OCAProperty", dependencies: ["CoreAudioTypes"]),
         // espeak-ng as a Swift engine (one process-wide instance, serialised): not API, AudioToolbox's unit uses it.
         .target(name: "OCASpeech", dependencies: ["CEspeakNG"]),
         // The sample arithmetic is optimised in debug builds too: its loops (HRTF convolution in SIMD lanes, the
@@ -76,11 +78,11 @@ let package = Package(
         // The resampler's dot products in AVX2 + FMA, chosen at run time (the build targets baseline x86-64).
         .target(name: "CDSPKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // The HAL (AudioObject*, AudioDevice*) on ALSA.
-        .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport"]),
+        .target(name: "CoreAudio", dependencies: ["CoreAudioTypes", "CCoreAudio", "CALSA", "COCASupport", "OCAProperty"]),
         .target(
             name: "AudioToolbox",
             dependencies: ["CoreAudioTypes", "CoreAudio", "CoreMIDI", "CAudioToolbox", "AudioDSP", "COCASupport", "CSpeexDSP", "CMPG123", "COpus", "CAMR",
-                           "OCARunLoop", "OCASpeech", "CMySofa"],
+                           "OCARunLoop", "OCASpeech", "CMySofa", "OCAProperty"],
             // CAudioToolbox's module map names its Clang module AudioToolbox, with a submodule per header
             // (AudioToolbox.AudioFile, ...): this Swift module is its overlay, as Apple's is. The flag makes
             // the package usable only as a root or local (path) dependency, which is how it is used.
@@ -132,7 +134,7 @@ let package = Package(
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "AllocationCounter", "SharedTestSupport"]),
         // Test-only: the PulseAudio server the device tests play to and record from.
         .target(name: "DeviceTestSupport", path: "Tests/DeviceTestSupport"),
-        .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport"]),
+        .testTarget(name: "CoreAudioTests", dependencies: ["CoreAudio", "DeviceTestSupport", "OCAProperty"]),
         // The native codecs' bitstream cores (FLAC, ALAC) against the reference tools.
         .testTarget(name: "CodecTests", dependencies: ["AudioToolbox", "SharedTestSupport"]),
         .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AudioUnit", "ApplicationServices", "AudioToolboxAAC", "AllocationCounter", "COCASupport",

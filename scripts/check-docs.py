@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every public function (and initializer) in Sources has a `///` comment, and every module's top file
+"""Every public or package function (and initializer) in Sources has a `///` comment, and every module's top file
 (Exports.swift, or the file named after the module) states its threading contract in a `Threading:`
 paragraph. Prints what is missing; exit 1 if anything is.
 
@@ -8,7 +8,7 @@ paragraph. Prints what is missing; exit 1 if anything is.
 import os, re, sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-PUBLIC = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*public\s+(?:(?:static|final|override|nonisolated|mutating|convenience|class)\s+)*(func|init)\b")
+PUBLIC = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:public|package)\s+(?:(?:static|final|override|nonisolated|mutating|convenience|class)\s+)*(func|init)\b")
 ATTRIBUTE = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s*)+$")
 # The modules and the file that states each one's threading contract.
 TOP_FILES = {
@@ -22,6 +22,7 @@ TOP_FILES = {
     "AudioDSP": "Sources/AudioDSP/StreamingProcessor.swift",
     "OpenAL": "Sources/OpenAL/OpenAL.swift",
     "CoreMIDI": "Sources/CoreMIDI/CoreMIDI.swift",
+    "OCAProperty": "Sources/OCAProperty/ObjectPropertyTable.swift",
 }
 
 

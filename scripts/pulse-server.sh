@@ -67,6 +67,12 @@ for sink in out mic; do
 done
 pactl set-default-sink out
 pactl set-default-source mic.monitor
+# Every test starts from the server's own levels: a test that sets a device's volume (one channel at 0.5, then the
+# main control to 1, which keeps the channels' ratio) must not quieten what the next test hears.
+for sink in out mic; do
+    pactl set-sink-volume "$sink" 100% && pactl set-sink-mute "$sink" 0
+    pactl set-source-volume "$sink.monitor" 100% && pactl set-source-mute "$sink.monitor" 0
+done
 # The server must keep up when the machine is busy: give all its threads (the sinks' IO threads too,
 # created above) real-time priority above its clients' IO threads, as a desktop's rtkit setup would.
 if [ "$started" = 1 ]; then chrt -f -a -p 15 "$(cat "$dir/server.pid")" >/dev/null 2>&1 || true; fi

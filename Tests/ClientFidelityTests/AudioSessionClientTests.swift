@@ -176,7 +176,8 @@ final class AudioSessionController: @unchecked Sendable {
         center.post(name: AVAudioSession.routeChangeNotification, object: session,
                     userInfo: [AVAudioSessionRouteChangeReasonKey: AVAudioSession.RouteChangeReason.oldDeviceUnavailable.rawValue,
                                AVAudioSessionRouteChangePreviousRouteKey: session.currentRoute])
-        let events = controller.events
+        // The session is the process's one: a category another suite sets meanwhile posts its own route change.
+        let events = controller.events.filter { $0 != .categoryChanged }
         #expect(Array(events.prefix(3)) == [.interruptionBegan, .interruptionEnded(shouldResume: true), .newDevice])
         #expect(events.count >= 4)
         #expect(AVAudioSession.InterruptionType.began.rawValue == 1 && AVAudioSession.InterruptionType.ended.rawValue == 0)

@@ -1,3 +1,4 @@
+import OCAProperty
 import Synchronization
 
 /// The object model every built-in unit shares, after Apple's AudioUnitSDK `AUBase`: a global
@@ -58,7 +59,7 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     var hostCallbacks = HostCallbackInfo()
     var currentPreset = (number: Int32(-1), name: "Untitled")
 
-    private let listeners = PropertyListenerList<AudioUnitPropertyListenerProc>()
+    private let listeners = PropertyListenerList<AudioUnitPropertyID, AudioUnitPropertyListenerProc>()
     let renderNotifies = RenderNotifyList()
     let eventQueue = ParameterEventQueue()
     /// Render-time load measurement for AUGraphGetCPULoad (off unless a graph asks).

@@ -1,3 +1,4 @@
+import OCAProperty
 import Synchronization
 
 /// The render-notify callbacks of a unit. Edited under a lock off the render thread; the render

@@ -25,8 +25,11 @@ package protocol PacketDecoder: AnyObject {
 }
 
 extension PacketDecoder {
+    /// A decoder without a cookie ignores one.
     package func setMagicCookie(_ cookie: [UInt8]) throws(OSStatusError) {}
+    /// No state to save: a seek prerolls instead.
     package func saveState() -> [UInt8]? { nil }
+    /// No state to restore.
     package func restoreState(_ state: [UInt8]) -> Bool { false }
 }
 

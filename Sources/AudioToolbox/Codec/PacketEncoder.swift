@@ -30,6 +30,8 @@ package protocol PacketEncoder: AnyObject {
 
 extension PacketEncoder {
     package var settings: CodecSettings? { nil }
+    /// Nothing held back: no packet to flush.
     package func finish(emit: (UnsafeRawBufferPointer, Int) -> Void) throws(OSStatusError) {}
+    /// An encoder that does not reorder channels ignores their labels.
     package func setInputChannelLabels(_ labels: [AudioChannelLabel]?) {}
 }

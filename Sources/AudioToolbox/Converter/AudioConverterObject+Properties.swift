@@ -1,3 +1,5 @@
+import OCAProperty
+
 /// AudioConverter properties, one row each (see `ObjectProperty`): a codec's own (cookies, prime info, bit
 /// rate, quality, packet sizes) first, the PCM stage's rows behind them. A row answers where its `exists`
 /// holds, else the next row with that ID does.

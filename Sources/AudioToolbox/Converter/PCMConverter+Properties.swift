@@ -1,3 +1,4 @@
+import OCAProperty
 import AudioDSP
 
 /// AudioConverter properties for linear PCM, one row each (see `ObjectProperty`). The converter object

@@ -1,3 +1,4 @@
+import OCAProperty
 import Foundation
 
 /// AudioFile properties, one row each (see `ObjectProperty`): AudioFileGetPropertyInfo, GetProperty and

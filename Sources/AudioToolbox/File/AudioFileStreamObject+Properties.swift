@@ -1,3 +1,5 @@
+import OCAProperty
+
 /// AudioFileStream properties, one row each (see `ObjectProperty`): the values the parser announced to the
 /// listener, read back as they were announced, so Info's size is the size Get writes. Before the header is
 /// parsed every ID answers kAudioFileStreamError_DataUnavailable; after it, one the stream lacks answers

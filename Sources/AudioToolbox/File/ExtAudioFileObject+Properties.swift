@@ -1,3 +1,4 @@
+import OCAProperty
 import Foundation
 
 /// ExtAudioFile properties, one row each (see `ObjectProperty`): ExtAudioFileGetPropertyInfo, GetProperty

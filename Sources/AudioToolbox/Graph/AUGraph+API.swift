@@ -1,5 +1,6 @@
 // Audio Processing Graph Services (AUGraph.h) with Apple's names, signatures and statuses.
 // Edits may be made from a render notification (they then take effect within that render).
+import OCAProperty
 import COCASupport
 
 /// Runs `body` on the graph behind a handle under its lock; a bogus or disposed handle gives

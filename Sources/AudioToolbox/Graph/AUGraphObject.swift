@@ -1,3 +1,4 @@
+import OCAProperty
 import Foundation
 
 /// What an `AUGraph` handle points at: nodes (units or subgraphs), their interactions (connections

@@ -1,3 +1,4 @@
+import OCAProperty
 import COCASupport
 import Foundation
 

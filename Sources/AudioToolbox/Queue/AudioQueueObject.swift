@@ -1,3 +1,4 @@
+import OCAProperty
 import AudioDSP
 import COCASupport
 import Foundation
@@ -43,7 +44,7 @@ final class AudioQueueObject: @unchecked Sendable {
     var disposed = false
     var disposeAfterPlayOut = false
     var unit: AudioUnit?
-    let listeners = PropertyListenerList<AudioQueuePropertyListenerProc>()
+    let listeners = PropertyListenerList<AudioQueuePropertyID, AudioQueuePropertyListenerProc>()
     var pendingNotifications: [AudioQueuePropertyID] = []
     var magicCookie: [UInt8] = []
     var channelLayout: [UInt8] = []

@@ -1,3 +1,4 @@
+import OCAProperty
 import Foundation
 
 /// One CAClock: a media timeline (seconds, and beats through the tempo map) that moves with host time
@@ -18,7 +19,7 @@ final class CAClockObject: @unchecked Sendable {
     private var smpteOffset = 0.0
     private var name: CFString?
     /// Every listener hears every message: they are kept under one ID, 0.
-    private let listeners = PropertyListenerList<CAClockListenerProc>()
+    private let listeners = PropertyListenerList<UInt32, CAClockListenerProc>()
 
     var handle: CAClockRef { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 

@@ -1,3 +1,4 @@
+import OCAProperty
 import CoreAudio
 import Foundation
 
@@ -22,7 +23,7 @@ final class AudioSessionState: @unchecked Sendable {
     /// The UInt32 switches a client sets and reads back: route override, mix with others, default to speaker,
     /// Bluetooth input, ducking.
     private var switches: [AudioSessionPropertyID: UInt32] = [:]
-    private let listeners = PropertyListenerList<AudioSessionPropertyListener>()
+    private let listeners = PropertyListenerList<AudioSessionPropertyID, AudioSessionPropertyListener>()
     /// What activation changed on each device, to put back on deactivation.
     private var saved: SessionHardware.Saved = [:]
 
@@ -188,7 +189,7 @@ final class AudioSessionState: @unchecked Sendable {
             withExtendedLifetime(info) {
                 let ref = UnsafeRawPointer(Unmanaged.passUnretained(info).toOpaque())
                 listeners.fire(AudioSessionPropertyID(kAudioSessionProperty_AudioRouteChange)) { l in
-                    l.proc(l.userData, l.id, UInt32(MemoryLayout<UnsafeRawPointer>.size), ref)
+                    l.proc(l.userData, l.key, UInt32(MemoryLayout<UnsafeRawPointer>.size), ref)
                 }
             }
         }

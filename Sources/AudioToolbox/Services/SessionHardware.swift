@@ -4,11 +4,13 @@ import Foundation
 /// What an audio session reads from and sets on the HAL (AVAudioSession, and Audio Session Services' C API): default
 /// devices, their rates, buffer sizes, latencies, channels and names, through the public AudioObject calls.
 package enum SessionHardware {
+    /// An address on the main element.
     package static func address(_ selector: AudioObjectPropertySelector, _ scope: AudioObjectPropertyScope = kAudioObjectPropertyScopeGlobal)
         -> AudioObjectPropertyAddress {
         AudioObjectPropertyAddress(mSelector: selector, mScope: scope, mElement: kAudioObjectPropertyElementMain)
     }
 
+    /// The input or output scope.
     package static func scope(input: Bool) -> AudioObjectPropertyScope { input ? kAudioObjectPropertyScopeInput : kAudioObjectPropertyScopeOutput }
 
     /// The default input or output device; nil when there is none.
@@ -28,6 +30,7 @@ package enum SessionHardware {
         return Array(ids.prefix(Int(size) / 4))
     }
 
+    /// A UInt32 property, nil if the object lacks it.
     package static func uint32(_ id: AudioObjectID, _ selector: AudioObjectPropertySelector,
                        _ scope: AudioObjectPropertyScope = kAudioObjectPropertyScopeGlobal) -> UInt32? {
         var a = address(selector, scope)
@@ -36,6 +39,7 @@ package enum SessionHardware {
         return AudioObjectGetPropertyData(id, &a, 0, nil, &size, &value) == noErr ? value : nil
     }
 
+    /// A Float64 property (global scope), nil if the object lacks it.
     package static func double(_ id: AudioObjectID, _ selector: AudioObjectPropertySelector) -> Double? {
         var a = address(selector)
         var value = 0.0
@@ -43,6 +47,7 @@ package enum SessionHardware {
         return AudioObjectGetPropertyData(id, &a, 0, nil, &size, &value) == noErr ? value : nil
     }
 
+    /// A CFString property (global scope), nil if the object lacks it.
     package static func string(_ id: AudioObjectID, _ selector: AudioObjectPropertySelector) -> String? {
         var a = address(selector)
         var value: Unmanaged<CFString>?

@@ -1,5 +1,6 @@
 import Foundation
 import COCASupport
+import OCAProperty
 
 // Apple's AudioHardware.h functions, with the signatures of Apple's Swift interface.
 
@@ -7,28 +8,21 @@ public typealias AudioObjectPropertyListenerBlock = (UInt32, UnsafePointer<Audio
 public typealias AudioDeviceIOBlock = (UnsafePointer<AudioTimeStamp>, UnsafePointer<AudioBufferList>, UnsafePointer<AudioTimeStamp>,
                                        UnsafeMutablePointer<AudioBufferList>, UnsafePointer<AudioTimeStamp>) -> Void
 
-private func halValue(_ id: AudioObjectID, _ address: UnsafePointer<AudioObjectPropertyAddress>, _ qualifierSize: UInt32,
-                      _ qualifier: UnsafeRawPointer?) -> (HALObject?, HALPropertyValue?) {
-    guard let object = HALSystem.shared.object(id) else { return (nil, nil) }
-    let q = UnsafeRawBufferPointer(start: qualifier, count: qualifier == nil ? 0 : Int(qualifierSize))
-    return (object, object.value(address.pointee, qualifier: q))
+private func qualifierBytes(_ size: UInt32, _ data: UnsafeRawPointer?) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : Int(size))
 }
 
 /// Apple's `AudioObjectHasProperty`: whether the object has the property at that address.
 public func AudioObjectHasProperty(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>) -> Bool {
-    if inAddress.pointee.mSelector == kAudioDevicePropertyIOProcStreamUsage, HALSystem.shared.device(inObjectID) != nil {
-        return inAddress.pointee.mScope == kAudioObjectPropertyScopeInput || inAddress.pointee.mScope == kAudioObjectPropertyScopeOutput
-    }
-    if inAddress.pointee.mSelector == kAudioHardwarePropertyTranslateUIDToDevice { return inObjectID == kAudioObjectSystemObject }
-    return halValue(inObjectID, inAddress, 0, nil).1 != nil
+    HALSystem.shared.object(inObjectID)?.properties.info(inAddress.pointee) != nil
 }
 
 /// Apple's `AudioObjectIsPropertySettable`: whether the property can be set.
 public func AudioObjectIsPropertySettable(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                           _ outIsSettable: UnsafeMutablePointer<DarwinBoolean>) -> OSStatus {
     guard let object = HALSystem.shared.object(inObjectID) else { return kAudioHardwareBadObjectError }
-    guard AudioObjectHasProperty(inObjectID, inAddress) else { return kAudioHardwareUnknownPropertyError }
-    outIsSettable.pointee = DarwinBoolean(object.isSettable(inAddress.pointee))
+    guard let info = object.properties.info(inAddress.pointee) else { return kAudioHardwareUnknownPropertyError }
+    outIsSettable.pointee = DarwinBoolean(info.writable)
     return kAudioHardwareNoError
 }
 
@@ -36,14 +30,11 @@ public func AudioObjectIsPropertySettable(_ inObjectID: AudioObjectID, _ inAddre
 public func AudioObjectGetPropertyDataSize(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                            _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
                                            _ outDataSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
-    if inAddress.pointee.mSelector == kAudioDevicePropertyIOProcStreamUsage, AudioObjectHasProperty(inObjectID, inAddress) {
-        outDataSize.pointee = UInt32(MemoryLayout<AudioHardwareIOProcStreamUsage>.size)
-        return kAudioHardwareNoError
+    guard let object = HALSystem.shared.object(inObjectID) else { return kAudioHardwareBadObjectError }
+    guard let info = object.properties.info(inAddress.pointee, qualifier: qualifierBytes(inQualifierDataSize, inQualifierData)) else {
+        return kAudioHardwareUnknownPropertyError
     }
-    let (object, value) = halValue(inObjectID, inAddress, inQualifierDataSize, inQualifierData)
-    guard object != nil else { return kAudioHardwareBadObjectError }
-    guard let value else { return kAudioHardwareUnknownPropertyError }
-    outDataSize.pointee = value.size
+    outDataSize.pointee = info.size
     return kAudioHardwareNoError
 }
 
@@ -51,16 +42,8 @@ public func AudioObjectGetPropertyDataSize(_ inObjectID: AudioObjectID, _ inAddr
 public func AudioObjectGetPropertyData(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                        _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
                                        _ ioDataSize: UnsafeMutablePointer<UInt32>, _ outData: UnsafeMutableRawPointer) -> OSStatus {
-    if inAddress.pointee.mSelector == kAudioDevicePropertyIOProcStreamUsage, let device = HALSystem.shared.device(inObjectID),
-       AudioObjectHasProperty(inObjectID, inAddress) {
-        return device.streamUsage(input: inAddress.pointee.mScope == kAudioObjectPropertyScopeInput,
-                                  UnsafeMutableRawBufferPointer(start: outData, count: Int(ioDataSize.pointee)))
-    }
-    let (object, value) = halValue(inObjectID, inAddress, inQualifierDataSize, inQualifierData)
-    guard let object else { return kAudioHardwareBadObjectError }
-    guard let value else { return kAudioHardwareUnknownPropertyError }
-    if let status = object.translate(inAddress.pointee, outData, size: ioDataSize) { return status }
-    return value.write(to: outData, size: ioDataSize)
+    guard let object = HALSystem.shared.object(inObjectID) else { return kAudioHardwareBadObjectError }
+    return object.properties.get(inAddress.pointee, qualifier: qualifierBytes(inQualifierDataSize, inQualifierData), ioDataSize, outData)
 }
 
 /// Apple's `AudioObjectSetPropertyData`: writes the property.
@@ -68,25 +51,22 @@ public func AudioObjectSetPropertyData(_ inObjectID: AudioObjectID, _ inAddress:
                                        _ inQualifierDataSize: UInt32, _ inQualifierData: UnsafeRawPointer?,
                                        _ inDataSize: UInt32, _ inData: UnsafeRawPointer) -> OSStatus {
     guard let object = HALSystem.shared.object(inObjectID) else { return kAudioHardwareBadObjectError }
-    guard AudioObjectHasProperty(inObjectID, inAddress) else { return kAudioHardwareUnknownPropertyError }
-    guard object.isSettable(inAddress.pointee) else { return kAudioHardwareIllegalOperationError }
-    return object.setValue(inAddress.pointee, UnsafeRawBufferPointer(start: inData, count: Int(inDataSize)))
+    return object.properties.set(inAddress.pointee, qualifier: qualifierBytes(inQualifierDataSize, inQualifierData), inDataSize, inData)
 }
 
 /// Apple's `AudioObjectAddPropertyListener`: calls `inListener` when the property changes.
 public func AudioObjectAddPropertyListener(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                            _ inListener: AudioObjectPropertyListenerProc, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
-    HALSystem.shared.addListener(inObjectID, .init(address: inAddress.pointee, proc: inListener, clientData: inClientData))
+    HALSystem.shared.addListener(inObjectID, inAddress.pointee, .proc(inListener), inClientData)
 }
 
 /// Apple's `AudioObjectRemovePropertyListener`: removes a listener proc.
 public func AudioObjectRemovePropertyListener(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                               _ inListener: AudioObjectPropertyListenerProc, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
-    let address = inAddress.pointee
+    let key = HALListenerKey(objectID: inObjectID, address: inAddress.pointee)
     return HALSystem.shared.removeListener(inObjectID) { l in
-        l.proc.map { unsafeBitCast($0, to: UnsafeRawPointer.self) == unsafeBitCast(inListener, to: UnsafeRawPointer.self) } == true
-            && l.clientData == inClientData && l.address.mSelector == address.mSelector
-            && l.address.mScope == address.mScope && l.address.mElement == address.mElement
+        guard case .proc(let proc) = l.proc else { return false }
+        return l.key == key && sameFunction(proc, inListener) && l.userData == inClientData
     }
 }
 
@@ -99,23 +79,23 @@ private func closureIdentity(_ block: @escaping AudioObjectPropertyListenerBlock
 public func AudioObjectAddPropertyListenerBlock(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                                 _ inDispatchQueue: DispatchQueue?,
                                                 _ inListener: @escaping AudioObjectPropertyListenerBlock) -> OSStatus {
-    return HALSystem.shared.addListener(inObjectID, .init(address: inAddress.pointee, block: inListener,
-                                                   blockIdentity: closureIdentity(inListener), queue: inDispatchQueue))
+    HALSystem.shared.addListener(inObjectID, inAddress.pointee,
+                                 .block(inListener, identity: closureIdentity(inListener), queue: inDispatchQueue), nil)
 }
 
 /// Apple's `AudioObjectRemovePropertyListenerBlock`: removes a listener block.
 public func AudioObjectRemovePropertyListenerBlock(_ inObjectID: AudioObjectID, _ inAddress: UnsafePointer<AudioObjectPropertyAddress>,
                                                    _ inDispatchQueue: DispatchQueue?,
                                                    _ inListener: @escaping AudioObjectPropertyListenerBlock) -> OSStatus {
-    let identity = closureIdentity(inListener), address = inAddress.pointee
-    func same(_ l: HALSystem.Listener, exact: Bool) -> Bool {
-        l.block != nil && l.blockIdentity.0 == identity.0 && (!exact || l.blockIdentity.1 == identity.1) && l.queue === inDispatchQueue
-            && l.address.mSelector == address.mSelector && l.address.mScope == address.mScope && l.address.mElement == address.mElement
+    let identity = closureIdentity(inListener), key = HALListenerKey(objectID: inObjectID, address: inAddress.pointee)
+    func same(_ l: PropertyListenerList<HALListenerKey, HALListenerCall>.Listener, exact: Bool) -> Bool {
+        guard case .block(_, let registered, let queue) = l.proc else { return false }
+        return registered.0 == identity.0 && (!exact || registered.1 == identity.1) && queue === inDispatchQueue && l.key == key
     }
     // Swift gives a closure no identity: passing one on may wrap it in a new context (as Apple's bridging
     // makes a new block). The exact (function, context) pair is tried first, then the same function.
     let status = HALSystem.shared.removeListener(inObjectID) { same($0, exact: true) }
-    return status == kAudioHardwareNoError ? status : HALSystem.shared.removeListener(inObjectID, last: true) { same($0, exact: false) }
+    return status == kAudioHardwareNoError ? status : HALSystem.shared.removeListener(inObjectID, .last) { same($0, exact: false) }
 }
 
 /// Prints an object's class, name and, for a device, its UID, streams and rate (Apple prints to stderr).

@@ -1,4 +1,5 @@
 import Foundation
+import OCAProperty
 
 // The device's volume and mute controls (kAudioDevicePropertyVolumeScalar, VolumeDecibels, VolumeRangeDecibels,
 // the two translations, Mute) over its ALSA mixer, in the input and output scopes: element 0 is the main
@@ -44,65 +45,67 @@ extension HALDevice {
         return min(mixer.channelCount(input: input), Int(channels(input: input)))
     }
 
-    func volumeValue(_ address: AudioObjectPropertyAddress) -> HALPropertyValue? {
-        guard let (mixer, input, channel) = volumeTarget(address) else { return nil }
-        switch address.mSelector {
-        case kAudioDevicePropertyVolumeScalar:
-            return mixer.scalar(input: input, channel: channel).map { .float32(Float($0)) }
-        case kAudioDevicePropertyVolumeDecibels:
-            guard let curve = mixer.curve(input: input), let s = mixer.scalar(input: input, channel: channel) else { return nil }
-            return .float32(Float(curve.decibels(scalar: s)))
-        case kAudioDevicePropertyVolumeRangeDecibels:
-            guard let curve = mixer.curve(input: input) else { return nil }
-            return .range(AudioValueRange(mMinimum: curve.minimum, mMaximum: curve.maximum))
-        case kAudioDevicePropertyVolumeScalarToDecibels, kAudioDevicePropertyVolumeDecibelsToScalar:
-            // The answer is computed from the caller's value (translate); this stands for its size.
-            return mixer.curve(input: input) == nil ? nil : .float32(0)
-        case kAudioDevicePropertyMute:
-            guard mixer.hasMute(input: input, channel: channel), let muted = mixer.isMuted(input: input, channel: channel) else { return nil }
-            return .uint32(muted ? 1 : 0)
-        default:
-            return nil
-        }
+    /// The volume and mute rows: present on the input or output scope, main element (0) or a channel, where the
+    /// device's mixer has the control.
+    static let volumeRows: [HALRow<HALDevice>] = [
+        HALProperties.value(kAudioDevicePropertyVolumeScalar, Float32.self, exists: { scalar($0) != nil }, get: { Float32(scalar($0)!) },
+                            set: { request, v in
+                                guard v.isFinite else { return kAudioHardwareIllegalOperationError }
+                                return request.object.setVolume(request.address) { mixer, input, channel in
+                                    mixer.setScalar(Double(v), input: input, channel: channel)
+                                }
+                            }),
+        HALProperties.value(kAudioDevicePropertyVolumeDecibels, Float32.self, exists: { scalar($0) != nil && curve($0) != nil },
+                            get: { Float32(curve($0)!.decibels(scalar: scalar($0)!)) },
+                            set: { request, v in
+                                guard let curve = curve(request), !v.isNaN else { return kAudioHardwareUnknownPropertyError }
+                                return request.object.setVolume(request.address) { mixer, input, channel in
+                                    mixer.setScalar(curve.scalar(decibels: Double(v)), input: input, channel: channel)
+                                }
+                            }),
+        HALProperties.value(kAudioDevicePropertyVolumeRangeDecibels, AudioValueRange.self, exists: { curve($0) != nil }, get: {
+            let curve = curve($0)!
+            return AudioValueRange(mMinimum: curve.minimum, mMaximum: curve.maximum)
+        }),
+        // The caller's Float32, translated in place.
+        .translation(kAudioDevicePropertyVolumeScalarToDecibels, Float32.self, exists: { curve($0) != nil }) { request, value in
+            guard let curve = curve(request) else { return kAudioHardwareUnknownPropertyError }
+            value = Float32(curve.decibels(scalar: Double(value)))
+            return kAudioHardwareNoError
+        },
+        .translation(kAudioDevicePropertyVolumeDecibelsToScalar, Float32.self, exists: { curve($0) != nil }) { request, value in
+            guard let curve = curve(request) else { return kAudioHardwareUnknownPropertyError }
+            value = Float32(curve.scalar(decibels: Double(value)))
+            return kAudioHardwareNoError
+        },
+        HALProperties.value(kAudioDevicePropertyMute, UInt32.self, exists: { muted($0) != nil }, get: { muted($0)! ? 1 : 0 },
+                            set: { request, v in
+                                request.object.setVolume(request.address) { mixer, input, channel in
+                                    mixer.setMuted(v != 0, input: input, channel: channel)
+                                }
+                            }),
+    ]
+
+    private static func scalar(_ request: HALPropertyRequest<HALDevice>) -> Double? {
+        guard let (mixer, input, channel) = request.object.volumeTarget(request.address) else { return nil }
+        return mixer.scalar(input: input, channel: channel)
     }
 
-    /// VolumeScalarToDecibels and VolumeDecibelsToScalar: the caller's Float32, translated in place.
-    func translateVolume(_ address: AudioObjectPropertyAddress, _ data: UnsafeMutableRawPointer,
-                         size: UnsafeMutablePointer<UInt32>) -> OSStatus? {
-        guard address.mSelector == kAudioDevicePropertyVolumeScalarToDecibels
-                || address.mSelector == kAudioDevicePropertyVolumeDecibelsToScalar else { return nil }
-        guard let (mixer, input, _) = volumeTarget(address), let curve = mixer.curve(input: input) else {
-            return kAudioHardwareUnknownPropertyError
-        }
-        guard size.pointee >= 4 else { return kAudioHardwareBadPropertySizeError }
-        let value = Double(data.load(as: Float32.self))
-        let result = address.mSelector == kAudioDevicePropertyVolumeScalarToDecibels
-            ? curve.decibels(scalar: value) : curve.scalar(decibels: value)
-        data.storeBytes(of: Float32(result), as: Float32.self)
-        size.pointee = 4
-        return kAudioHardwareNoError
+    private static func curve(_ request: HALPropertyRequest<HALDevice>) -> VolumeCurve? {
+        guard let (mixer, input, _) = request.object.volumeTarget(request.address) else { return nil }
+        return mixer.curve(input: input)
     }
 
-    func setVolume(_ address: AudioObjectPropertyAddress, _ data: UnsafeRawBufferPointer) -> OSStatus {
+    private static func muted(_ request: HALPropertyRequest<HALDevice>) -> Bool? {
+        guard let (mixer, input, channel) = request.object.volumeTarget(request.address),
+              mixer.hasMute(input: input, channel: channel) else { return nil }
+        return mixer.isMuted(input: input, channel: channel)
+    }
+
+    /// Sets a control through `change` (false: ALSA refused) and tells the listeners.
+    private func setVolume(_ address: AudioObjectPropertyAddress, _ change: (ALSAMixer, Bool, Int) -> Bool) -> OSStatus {
         guard let (mixer, input, channel) = volumeTarget(address) else { return kAudioHardwareUnknownPropertyError }
-        guard data.count >= 4 else { return kAudioHardwareBadPropertySizeError }
-        let ok: Bool
-        switch address.mSelector {
-        case kAudioDevicePropertyVolumeScalar:
-            let v = data.loadUnaligned(as: Float32.self)
-            guard v.isFinite else { return kAudioHardwareIllegalOperationError }
-            ok = mixer.setScalar(Double(v), input: input, channel: channel)
-        case kAudioDevicePropertyVolumeDecibels:
-            let v = data.loadUnaligned(as: Float32.self)
-            guard let curve = mixer.curve(input: input), !v.isNaN else { return kAudioHardwareUnknownPropertyError }
-            ok = mixer.setScalar(curve.scalar(decibels: Double(v)), input: input, channel: channel)
-        case kAudioDevicePropertyMute:
-            guard mixer.hasMute(input: input, channel: channel) else { return kAudioHardwareUnknownPropertyError }
-            ok = mixer.setMuted(data.loadUnaligned(as: UInt32.self) != 0, input: input, channel: channel)
-        default:
-            return kAudioHardwareUnknownPropertyError
-        }
-        guard ok else { return kAudioHardwareUnspecifiedError }
+        guard change(mixer, input, channel) else { return kAudioHardwareUnspecifiedError }
         notifyVolume(input: input, volume: address.mSelector != kAudioDevicePropertyMute, mute: address.mSelector == kAudioDevicePropertyMute)
         return kAudioHardwareNoError
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OCAProperty
 import Synchronization
 
 /// An audio device: one ALSA PCM name (its UID) with an output and/or an input stream. Settings (rate,
@@ -91,7 +92,7 @@ final class HALDevice: HALObject, @unchecked Sendable {
     var isRunning: Bool { lock.withLock { engine != nil } }
     var xrunCount: Int { lock.withLock { pastXruns + (engine?.xruns.load(ordering: .relaxed) ?? 0) } }
 
-    private func hasDirection(_ scope: AudioObjectPropertyScope) -> Bool {
+    func hasDirection(_ scope: AudioObjectPropertyScope) -> Bool {
         switch scope {
         case kAudioObjectPropertyScopeInput: inputCapabilities != nil
         case kAudioObjectPropertyScopeOutput: outputCapabilities != nil
@@ -101,53 +102,86 @@ final class HALDevice: HALObject, @unchecked Sendable {
 
     // MARK: Properties
 
-    override func value(_ address: AudioObjectPropertyAddress, qualifier: UnsafeRawBufferPointer) -> HALPropertyValue? {
-        let scope = address.mScope
-        switch address.mSelector {
-        case kAudioDevicePropertyDeviceUID, kAudioDevicePropertyModelUID: return .string(uid)
+    override var properties: HALProperties { HALProperties(self, HALDevice.table) }
+
+    private static let table = HALProperties.table(commonRows() as [HALRow<HALDevice>] + rows + volumeRows)
+
+    private static let rows: [HALRow<HALDevice>] = [
+        HALProperties.string(kAudioDevicePropertyDeviceUID, get: { $0.object.uid }),
+        HALProperties.string(kAudioDevicePropertyModelUID, get: { $0.object.uid }),
         // AudioHardwareDeprecated.h's C-string forms of Name and Manufacturer.
-        case kAudioDevicePropertyDeviceName: return .cString(name)
-        case kAudioDevicePropertyDeviceManufacturer: return .cString(manufacturer)
-        case kAudioDevicePropertyTransportType:
-            return .uint32(uid.hasPrefix("hw:") ? kAudioDeviceTransportTypeBuiltIn : kAudioDeviceTransportTypeVirtual)
-        case kAudioDevicePropertyDeviceIsAlive: return .uint32(alive.load(ordering: .acquiring) ? 1 : 0)
-        case kAudioDevicePropertyDeviceIsRunning: return .uint32(isRunning ? 1 : 0)
-        case kAudioDevicePropertyDeviceIsRunningSomewhere: return .uint32(isRunning ? 1 : 0)
-        case kAudioDevicePropertyDeviceCanBeDefaultDevice, kAudioDevicePropertyDeviceCanBeDefaultSystemDevice:
-            return .uint32(scope == kAudioObjectPropertyScopeGlobal || hasDirection(scope) ? 1 : 0)
-        case kAudioDevicePropertyClockDomain: return .uint32(0)
-        case kAudioDevicePropertyRelatedDevices: return .objects([objectID])
-        case kAudioDevicePropertyIsHidden: return .uint32(0)
-        case kAudioDevicePropertySafetyOffset: return .uint32(0)
-        case kAudioDevicePropertyLatency:
-            guard hasDirection(scope), scope != kAudioObjectPropertyScopeGlobal else { return nil }
-            return .uint32(latencyFrames(input: scope == kAudioObjectPropertyScopeInput))
-        case kAudioDevicePropertyStreams:
-            switch scope {
-            case kAudioObjectPropertyScopeInput: return .objects([inputStream?.objectID].compactMap { $0 })
-            case kAudioObjectPropertyScopeOutput: return .objects([outputStream?.objectID].compactMap { $0 })
-            default: return .objects(ownedObjects)
+        HALProperties.cString(kAudioDevicePropertyDeviceName, get: { $0.object.name }),
+        HALProperties.cString(kAudioDevicePropertyDeviceManufacturer, get: { $0.object.manufacturer }),
+        HALProperties.value(kAudioDevicePropertyTransportType, UInt32.self, get: {
+            $0.object.uid.hasPrefix("hw:") ? kAudioDeviceTransportTypeBuiltIn : kAudioDeviceTransportTypeVirtual
+        }),
+        HALProperties.value(kAudioDevicePropertyDeviceIsAlive, UInt32.self, get: { $0.object.alive.load(ordering: .acquiring) ? 1 : 0 }),
+        HALProperties.value(kAudioDevicePropertyDeviceIsRunning, UInt32.self, get: { $0.object.isRunning ? 1 : 0 }),
+        HALProperties.value(kAudioDevicePropertyDeviceIsRunningSomewhere, UInt32.self, get: { $0.object.isRunning ? 1 : 0 }),
+        HALProperties.value(kAudioDevicePropertyDeviceCanBeDefaultDevice, UInt32.self, get: canBeDefault),
+        HALProperties.value(kAudioDevicePropertyDeviceCanBeDefaultSystemDevice, UInt32.self, get: canBeDefault),
+        HALProperties.value(kAudioDevicePropertyClockDomain, UInt32.self, get: { _ in 0 }),
+        HALProperties.array(kAudioDevicePropertyRelatedDevices, AudioObjectID.self, get: { [$0.object.objectID] }),
+        HALProperties.value(kAudioDevicePropertyIsHidden, UInt32.self, get: { _ in 0 }),
+        HALProperties.value(kAudioDevicePropertySafetyOffset, UInt32.self, get: { _ in 0 }),
+        HALProperties.value(kAudioDevicePropertyLatency, UInt32.self,
+                            exists: { $0.object.hasDirection($0.scope) && $0.scope != kAudioObjectPropertyScopeGlobal },
+                            get: { $0.object.latencyFrames(input: $0.scope == kAudioObjectPropertyScopeInput) }),
+        HALProperties.array(kAudioDevicePropertyStreams, AudioObjectID.self, get: { request in
+            let device = request.object
+            switch request.scope {
+            case kAudioObjectPropertyScopeInput: return [device.inputStream?.objectID].compactMap { $0 }
+            case kAudioObjectPropertyScopeOutput: return [device.outputStream?.objectID].compactMap { $0 }
+            default: return device.ownedObjects
             }
-        case kAudioDevicePropertyStreamConfiguration:
-            guard scope == kAudioObjectPropertyScopeInput || scope == kAudioObjectPropertyScopeOutput else { return nil }
-            let c = channels(input: scope == kAudioObjectPropertyScopeInput)
-            return .bufferConfiguration(c > 0 ? [c] : [])
-        case kAudioDevicePropertyPreferredChannelsForStereo:
-            return hasDirection(scope) ? .objects([1, channels(input: scope == kAudioObjectPropertyScopeInput) >= 2 ? 2 : 1]) : nil
-        case kAudioDevicePropertyNominalSampleRate, kAudioDevicePropertyActualSampleRate:
-            return .float64(lock.withLock { nominalRate })
-        case kAudioDevicePropertyAvailableNominalSampleRates:
-            return .ranges(availableRates.map { AudioValueRange(mMinimum: $0, mMaximum: $0) })
-        case kAudioDevicePropertyBufferFrameSize: return .uint32(lock.withLock { bufferFrames })
-        case kAudioDevicePropertyBufferFrameSizeRange:
-            let r = Self.frameRange(outputCapabilities, inputCapabilities)
-            return .range(AudioValueRange(mMinimum: Double(r.lowerBound), mMaximum: Double(r.upperBound)))
-        case kAudioDevicePropertyVolumeScalar, kAudioDevicePropertyVolumeDecibels, kAudioDevicePropertyVolumeRangeDecibels,
-             kAudioDevicePropertyVolumeScalarToDecibels, kAudioDevicePropertyVolumeDecibelsToScalar, kAudioDevicePropertyMute:
-            return volumeValue(address)
-        // IOProcStreamUsage depends on the caller's struct: the API layer answers it through streamUsage.
-        default: return super.value(address, qualifier: qualifier)
-        }
+        }),
+        // An AudioBufferList with one buffer per stream, no data; a buffer too small for it is refused.
+        ObjectProperty(kAudioDevicePropertyStreamConfiguration, exists: { isDirection($0.scope) },
+                       size: { UInt32(AudioBufferList.sizeInBytes(maximumBuffers: max($0.object.streamChannels($0.scope).count, 1))) },
+                       read: { request, out, _ in
+                           let channels = request.object.streamChannels(request.scope)
+                           let list = UnsafeMutableAudioBufferListPointer(out.assumingMemoryBound(to: AudioBufferList.self))
+                           list.unsafeMutablePointer.pointee.mNumberBuffers = UInt32(channels.count)
+                           for (i, c) in channels.enumerated() { list[i] = AudioBuffer(mNumberChannels: c, mDataByteSize: 0, mData: nil) }
+                           return kAudioHardwareNoError
+                       }),
+        HALProperties.array(kAudioDevicePropertyPreferredChannelsForStereo, UInt32.self, exists: { $0.object.hasDirection($0.scope) },
+                            get: { [1, $0.object.channels(input: $0.scope == kAudioObjectPropertyScopeInput) >= 2 ? 2 : 1] }),
+        HALProperties.value(kAudioDevicePropertyNominalSampleRate, Float64.self, get: { d in d.object.lock.withLock { d.object.nominalRate } },
+                            set: { $0.object.setNominalRate($1) }),
+        HALProperties.value(kAudioDevicePropertyActualSampleRate, Float64.self, get: { d in d.object.lock.withLock { d.object.nominalRate } }),
+        HALProperties.array(kAudioDevicePropertyAvailableNominalSampleRates, AudioValueRange.self, get: {
+            $0.object.availableRates.map { AudioValueRange(mMinimum: $0, mMaximum: $0) }
+        }),
+        HALProperties.value(kAudioDevicePropertyBufferFrameSize, UInt32.self, get: { d in d.object.lock.withLock { d.object.bufferFrames } },
+                            set: { $0.object.setBufferFrameSize($1) }),
+        HALProperties.value(kAudioDevicePropertyBufferFrameSizeRange, AudioValueRange.self, get: {
+            let r = frameRange($0.object.outputCapabilities, $0.object.inputCapabilities)
+            return AudioValueRange(mMinimum: Double(r.lowerBound), mMaximum: Double(r.upperBound))
+        }),
+        // In and out in the caller's struct: the proc named in it, which of this direction's streams it uses.
+        ObjectProperty(kAudioDevicePropertyIOProcStreamUsage, exists: { isDirection($0.scope) }, writable: .always,
+                       size: { _ in UInt32(MemoryLayout<AudioHardwareIOProcStreamUsage>.size) },
+                       setSize: .atLeast(UInt32(MemoryLayout<AudioHardwareIOProcStreamUsage>.size)),
+                       read: { request, out, size in
+                           request.object.streamUsage(input: request.scope == kAudioObjectPropertyScopeInput,
+                                                      UnsafeMutableRawBufferPointer(start: out, count: Int(size)))
+                       },
+                       write: { request, data in request.object.setStreamUsage(input: request.scope == kAudioObjectPropertyScopeInput, data) }),
+    ]
+
+    private static func canBeDefault(_ request: HALPropertyRequest<HALDevice>) -> UInt32 {
+        request.scope == kAudioObjectPropertyScopeGlobal || request.object.hasDirection(request.scope) ? 1 : 0
+    }
+
+    private static func isDirection(_ scope: AudioObjectPropertyScope) -> Bool {
+        scope == kAudioObjectPropertyScopeInput || scope == kAudioObjectPropertyScopeOutput
+    }
+
+    /// kAudioDevicePropertyStreamConfiguration's channels per stream in a direction's scope (one stream or none).
+    private func streamChannels(_ scope: AudioObjectPropertyScope) -> [UInt32] {
+        let c = channels(input: scope == kAudioObjectPropertyScopeInput)
+        return c > 0 ? [c] : []
     }
 
     /// Frames between the application and the converter: the ALSA delay while running, else the buffer
@@ -159,47 +193,20 @@ final class HALDevice: HALObject, @unchecked Sendable {
         }
     }
 
-    override func translate(_ address: AudioObjectPropertyAddress, _ data: UnsafeMutableRawPointer,
-                            size: UnsafeMutablePointer<UInt32>) -> OSStatus? {
-        translateVolume(address, data, size: size)
-    }
-
-    override func isSettable(_ address: AudioObjectPropertyAddress) -> Bool {
-        switch address.mSelector {
-        case kAudioDevicePropertyNominalSampleRate, kAudioDevicePropertyBufferFrameSize, kAudioDevicePropertyIOProcStreamUsage: true
-        case kAudioDevicePropertyVolumeScalar, kAudioDevicePropertyVolumeDecibels, kAudioDevicePropertyMute: volumeValue(address) != nil
-        default: false
+    private func setBufferFrameSize(_ frames: UInt32) -> OSStatus {
+        guard Self.frameRange(outputCapabilities, inputCapabilities).contains(frames) else { return kAudioHardwareIllegalOperationError }
+        let changed = lock.withLock { () -> Bool in
+            guard bufferFrames != frames else { return false }
+            bufferFrames = frames
+            return true
         }
-    }
-
-    override func setValue(_ address: AudioObjectPropertyAddress, _ data: UnsafeRawBufferPointer) -> OSStatus {
-        switch address.mSelector {
-        case kAudioDevicePropertyNominalSampleRate:
-            guard data.count >= 8 else { return kAudioHardwareBadPropertySizeError }
-            return setNominalRate(data.loadUnaligned(as: Double.self))
-        case kAudioDevicePropertyBufferFrameSize:
-            guard data.count >= 4 else { return kAudioHardwareBadPropertySizeError }
-            let frames = data.loadUnaligned(as: UInt32.self)
-            guard Self.frameRange(outputCapabilities, inputCapabilities).contains(frames) else { return kAudioHardwareIllegalOperationError }
-            let changed = lock.withLock { () -> Bool in
-                guard bufferFrames != frames else { return false }
-                bufferFrames = frames
-                return true
-            }
-            if changed {
-                restartIfRunning()
-                HALSystem.shared.notify(objectID, [AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyBufferFrameSize,
-                                                                              mScope: kAudioObjectPropertyScopeWildcard,
-                                                                              mElement: kAudioObjectPropertyElementMain)])
-            }
-            return kAudioHardwareNoError
-        case kAudioDevicePropertyIOProcStreamUsage:
-            return setStreamUsage(input: address.mScope == kAudioObjectPropertyScopeInput, data)
-        case kAudioDevicePropertyVolumeScalar, kAudioDevicePropertyVolumeDecibels, kAudioDevicePropertyMute:
-            return setVolume(address, data)
-        default:
-            return kAudioHardwareUnknownPropertyError
+        if changed {
+            restartIfRunning()
+            HALSystem.shared.notify(objectID, [AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyBufferFrameSize,
+                                                                          mScope: kAudioObjectPropertyScopeWildcard,
+                                                                          mElement: kAudioObjectPropertyElementMain)])
         }
+        return kAudioHardwareNoError
     }
 
     func setNominalRate(_ rate: Double) -> OSStatus {
@@ -224,7 +231,6 @@ final class HALDevice: HALObject, @unchecked Sendable {
 
     /// kAudioDevicePropertyIOProcStreamUsage: which of this direction's streams an IOProc uses.
     func streamUsage(input: Bool, _ data: UnsafeMutableRawBufferPointer) -> OSStatus {
-        guard data.count >= MemoryLayout<AudioHardwareIOProcStreamUsage>.size else { return kAudioHardwareBadPropertySizeError }
         let procID = data.load(as: UnsafeMutableRawPointer?.self)
         return lock.withLock {
             guard let entry = procs.first(where: { $0.id == procID }) else { return kAudioHardwareIllegalOperationError }
@@ -237,7 +243,6 @@ final class HALDevice: HALObject, @unchecked Sendable {
     }
 
     private func setStreamUsage(input: Bool, _ data: UnsafeRawBufferPointer) -> OSStatus {
-        guard data.count >= MemoryLayout<AudioHardwareIOProcStreamUsage>.size else { return kAudioHardwareBadPropertySizeError }
         let procID = data.load(as: UnsafeMutableRawPointer?.self)
         let on = data.loadUnaligned(fromByteOffset: MemoryLayout<UnsafeRawPointer>.stride + 4, as: UInt32.self) != 0
         let status: OSStatus = lock.withLock {

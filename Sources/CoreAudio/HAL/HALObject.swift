@@ -1,7 +1,8 @@
 import Foundation
+import OCAProperty
 
-/// One object of the HAL's tree (the system object, a device, a stream). Subclasses answer their
-/// properties; the base answers the ones every object has.
+/// One object of the HAL's tree (the system object, a device, a stream). Each kind answers its properties from a
+/// table of rows (`properties`); the base has the rows every object has.
 class HALObject: @unchecked Sendable {
     let objectID: AudioObjectID
     let classID: AudioClassID
@@ -19,29 +20,21 @@ class HALObject: @unchecked Sendable {
     var manufacturer: String { "" }
     var ownedObjects: [AudioObjectID] { [] }
 
-    /// The value of a property, nil if the object does not have it. `qualifier` is the caller's qualifier data.
-    func value(_ address: AudioObjectPropertyAddress, qualifier: UnsafeRawBufferPointer) -> HALPropertyValue? {
-        switch address.mSelector {
-        case kAudioObjectPropertyBaseClass: .uint32(baseClassID)
-        case kAudioObjectPropertyClass: .uint32(classID)
-        case kAudioObjectPropertyOwner: .uint32(ownerID)
-        case kAudioObjectPropertyName: .string(name)
-        case kAudioObjectPropertyManufacturer: .string(manufacturer)
-        case kAudioObjectPropertyOwnedObjects: .objects(ownedObjects)
-        default: nil
-        }
-    }
+    /// The object's properties: its kind's table bound to it. Each kind overrides this with its own table, whose
+    /// rows are `commonRows` and its own.
+    var properties: HALProperties { HALProperties(self, HALObject.table) }
 
-    /// A property whose answer is computed from the caller's own data (a translation such as
-    /// kAudioDevicePropertyVolumeScalarToDecibels, in-out in `data`); nil: not such a property, use `value`.
-    func translate(_ address: AudioObjectPropertyAddress, _ data: UnsafeMutableRawPointer, size: UnsafeMutablePointer<UInt32>) -> OSStatus? {
-        nil
-    }
+    private static let table = HALProperties.table(commonRows() as [HALRow<HALObject>])
 
-    func isSettable(_ address: AudioObjectPropertyAddress) -> Bool { false }
-
-    /// Sets a settable property. The caller has checked it exists and is settable.
-    func setValue(_ address: AudioObjectPropertyAddress, _ data: UnsafeRawBufferPointer) -> OSStatus {
-        kAudioHardwareUnsupportedOperationError
+    /// The properties every object has, for any kind's table.
+    static func commonRows<Object: HALObject>() -> [HALRow<Object>] {
+        [
+            HALProperties.value(kAudioObjectPropertyBaseClass, AudioClassID.self, get: { $0.object.baseClassID }),
+            HALProperties.value(kAudioObjectPropertyClass, AudioClassID.self, get: { $0.object.classID }),
+            HALProperties.value(kAudioObjectPropertyOwner, AudioObjectID.self, get: { $0.object.ownerID }),
+            HALProperties.string(kAudioObjectPropertyName, get: { $0.object.name }),
+            HALProperties.string(kAudioObjectPropertyManufacturer, get: { $0.object.manufacturer }),
+            HALProperties.array(kAudioObjectPropertyOwnedObjects, AudioObjectID.self, get: { $0.object.ownedObjects }),
+        ]
     }
 }

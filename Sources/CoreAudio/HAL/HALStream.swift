@@ -12,33 +12,38 @@ final class HALStream: HALObject, @unchecked Sendable {
 
     override var name: String { device.name + (isInput ? " input" : " output") }
 
-    override func value(_ address: AudioObjectPropertyAddress, qualifier: UnsafeRawBufferPointer) -> HALPropertyValue? {
-        switch address.mSelector {
-        case kAudioStreamPropertyIsActive: return .uint32(1)
-        case kAudioStreamPropertyDirection: return .uint32(isInput ? 1 : 0)
-        case kAudioStreamPropertyTerminalType: return .uint32(0)
-        case kAudioStreamPropertyStartingChannel: return .uint32(1)
-        case kAudioStreamPropertyLatency: return .uint32(0)
-        case kAudioStreamPropertyVirtualFormat, kAudioStreamPropertyPhysicalFormat:
-            return .format(device.streamFormat(input: isInput))
-        case kAudioStreamPropertyAvailableVirtualFormats, kAudioStreamPropertyAvailablePhysicalFormats:
-            return .rangedFormats(device.availableRates.map { rate in
-                var f = device.streamFormat(input: isInput)
-                f.mSampleRate = rate
-                return AudioStreamRangedDescription(mFormat: f, mSampleRateRange: AudioValueRange(mMinimum: rate, mMaximum: rate))
-            })
-        default: return super.value(address, qualifier: qualifier)
+    override var properties: HALProperties { HALProperties(self, HALStream.table) }
+
+    private static let table = HALProperties.table(commonRows() as [HALRow<HALStream>] + rows)
+
+    private static let rows: [HALRow<HALStream>] = [
+        HALProperties.value(kAudioStreamPropertyIsActive, UInt32.self, get: { _ in 1 }),
+        HALProperties.value(kAudioStreamPropertyDirection, UInt32.self, get: { $0.object.isInput ? 1 : 0 }),
+        HALProperties.value(kAudioStreamPropertyTerminalType, UInt32.self, get: { _ in 0 }),
+        HALProperties.value(kAudioStreamPropertyStartingChannel, UInt32.self, get: { _ in 1 }),
+        HALProperties.value(kAudioStreamPropertyLatency, UInt32.self, get: { _ in 0 }),
+        // Virtual and physical format are the same; setting either sets the device's rate.
+        format(kAudioStreamPropertyVirtualFormat), format(kAudioStreamPropertyPhysicalFormat),
+        HALProperties.array(kAudioStreamPropertyAvailableVirtualFormats, AudioStreamRangedDescription.self, get: { $0.object.rangedFormats }),
+        HALProperties.array(kAudioStreamPropertyAvailablePhysicalFormats, AudioStreamRangedDescription.self, get: { $0.object.rangedFormats }),
+    ]
+
+    private static func format(_ id: AudioObjectPropertySelector) -> HALRow<HALStream> {
+        HALProperties.value(id, AudioStreamBasicDescription.self, get: { $0.object.device.streamFormat(input: $0.object.isInput) },
+                            set: { $0.object.setFormat($1) })
+    }
+
+    /// One format per available rate, the rate fixed.
+    private var rangedFormats: [AudioStreamRangedDescription] {
+        device.availableRates.map { rate in
+            var f = device.streamFormat(input: isInput)
+            f.mSampleRate = rate
+            return AudioStreamRangedDescription(mFormat: f, mSampleRateRange: AudioValueRange(mMinimum: rate, mMaximum: rate))
         }
     }
 
-    override func isSettable(_ address: AudioObjectPropertyAddress) -> Bool {
-        address.mSelector == kAudioStreamPropertyVirtualFormat || address.mSelector == kAudioStreamPropertyPhysicalFormat
-    }
-
     /// Setting a stream format sets the device's rate (the only variable part; channels and sample type are fixed).
-    override func setValue(_ address: AudioObjectPropertyAddress, _ data: UnsafeRawBufferPointer) -> OSStatus {
-        guard data.count >= MemoryLayout<AudioStreamBasicDescription>.size else { return kAudioHardwareBadPropertySizeError }
-        let f = data.loadUnaligned(as: AudioStreamBasicDescription.self)
+    private func setFormat(_ f: AudioStreamBasicDescription) -> OSStatus {
         let current = device.streamFormat(input: isInput)
         guard f.mFormatID == current.mFormatID, f.mFormatFlags == current.mFormatFlags, f.mChannelsPerFrame == current.mChannelsPerFrame,
               f.mBitsPerChannel == current.mBitsPerChannel else { return kAudioDeviceUnsupportedFormatError }

@@ -1,4 +1,5 @@
 import Foundation
+import OCAProperty
 import Synchronization
 
 /// The system object (kAudioObjectSystemObject) and the registry of every HAL object. Devices come from
@@ -16,23 +17,13 @@ final class HALSystem: HALObject, @unchecked Sendable {
     private var defaultOutput: AudioObjectID = kAudioObjectUnknown
     private var defaultSystemOutput: AudioObjectID = kAudioObjectUnknown
     private var userDefaultInput: String?, userDefaultOutput: String?
-    private var listeners: [AudioObjectID: [Listener]] = [:]
+    /// Every object's property listeners.
+    private let listeners = PropertyListenerList<HALListenerKey, HALListenerCall>()
     private let notifyQueue = DispatchQueue(label: "OpenCoreAudio.HAL.notifications")
     private var lastXruns: [AudioObjectID: Int] = [:]
     private var watcherStarted = false
     /// How often the watcher rescans ALSA's device list (seconds).
     static let rescanInterval = 0.5
-
-    struct Listener {
-        var address: AudioObjectPropertyAddress
-        var proc: AudioObjectPropertyListenerProc?
-        var clientData: UnsafeMutableRawPointer?
-        var block: AudioObjectPropertyListenerBlock?
-        var blockIdentity: (UnsafeRawPointer?, UnsafeRawPointer?) = (nil, nil)
-        var queue: DispatchQueue?
-        /// Set when added: a queued call checks that its listener is still registered before it runs.
-        var serial: UInt64 = 0
-    }
 
     private init() {
         super.init(objectID: kAudioObjectSystemObject, classID: kAudioSystemObjectClassID, ownerID: kAudioObjectUnknown)
@@ -165,35 +156,38 @@ final class HALSystem: HALObject, @unchecked Sendable {
 
     // MARK: System properties
 
-    override func value(_ address: AudioObjectPropertyAddress, qualifier: UnsafeRawBufferPointer) -> HALPropertyValue? {
-        switch address.mSelector {
-        case kAudioHardwarePropertyDevices: return .objects(ownedObjects)
-        case kAudioHardwarePropertyDefaultInputDevice: return .uint32(lock.withLock { defaultInput })
-        case kAudioHardwarePropertyDefaultOutputDevice: return .uint32(lock.withLock { defaultOutput })
-        case kAudioHardwarePropertyDefaultSystemOutputDevice: return .uint32(lock.withLock { defaultSystemOutput })
-        case kAudioHardwarePropertyTranslateUIDToDevice:
-            guard qualifier.count >= MemoryLayout<UnsafeRawPointer>.size,
-                  let raw = qualifier.loadUnaligned(as: UnsafeRawPointer?.self) else { return .uint32(kAudioObjectUnknown) }
+    override var properties: HALProperties { HALProperties(self, HALSystem.table) }
+
+    private static let table = HALProperties.table(commonRows() as [HALRow<HALSystem>] + rows)
+
+    private static let rows: [HALRow<HALSystem>] = [
+        HALProperties.array(kAudioHardwarePropertyDevices, AudioObjectID.self, get: { $0.object.ownedObjects }),
+        defaultDevice(kAudioHardwarePropertyDefaultInputDevice, \.defaultInput),
+        defaultDevice(kAudioHardwarePropertyDefaultOutputDevice, \.defaultOutput),
+        defaultDevice(kAudioHardwarePropertyDefaultSystemOutputDevice, \.defaultSystemOutput),
+        // The qualifier is the CFString UID; an unknown UID (or none) is kAudioObjectUnknown.
+        HALProperties.value(kAudioHardwarePropertyTranslateUIDToDevice, AudioObjectID.self, get: { request in
+            guard request.qualifier.count >= MemoryLayout<UnsafeRawPointer>.size,
+                  let raw = request.qualifier.loadUnaligned(as: UnsafeRawPointer?.self) else { return kAudioObjectUnknown }
             let uid = Unmanaged<NSString>.fromOpaque(raw).takeUnretainedValue() as String
-            return .uint32(lock.withLock { devices.first { $0.uid == uid }?.objectID ?? kAudioObjectUnknown })
-        case kAudioHardwarePropertyIsInitingOrExiting: return .uint32(0)
-        case kAudioHardwarePropertyProcessIsAudible: return .uint32(1)
-        case kAudioHardwarePropertyMixStereoToMono: return .uint32(0)
-        case kAudioHardwarePropertySleepingIsAllowed, kAudioHardwarePropertyUnloadingIsAllowed: return .uint32(1)
-        case kAudioHardwarePropertyHogModeIsAllowed: return .uint32(0)
-        default: return super.value(address, qualifier: qualifier)
-        }
+            let system = request.object
+            return system.lock.withLock { system.devices.first { $0.uid == uid }?.objectID ?? kAudioObjectUnknown }
+        }),
+        HALProperties.value(kAudioHardwarePropertyIsInitingOrExiting, UInt32.self, get: { _ in 0 }),
+        HALProperties.value(kAudioHardwarePropertyProcessIsAudible, UInt32.self, get: { _ in 1 }),
+        HALProperties.value(kAudioHardwarePropertyMixStereoToMono, UInt32.self, get: { _ in 0 }),
+        HALProperties.value(kAudioHardwarePropertySleepingIsAllowed, UInt32.self, get: { _ in 1 }),
+        HALProperties.value(kAudioHardwarePropertyUnloadingIsAllowed, UInt32.self, get: { _ in 1 }),
+        HALProperties.value(kAudioHardwarePropertyHogModeIsAllowed, UInt32.self, get: { _ in 0 }),
+    ]
+
+    private static func defaultDevice(_ id: AudioObjectPropertySelector, _ current: KeyPath<HALSystem, AudioObjectID>) -> HALRow<HALSystem> {
+        HALProperties.value(id, AudioObjectID.self, get: { request in request.object.lock.withLock { request.object[keyPath: current] } },
+                            set: { request, device in request.object.setDefault(input: id == kAudioHardwarePropertyDefaultInputDevice, device) })
     }
 
-    override func isSettable(_ address: AudioObjectPropertyAddress) -> Bool {
-        [kAudioHardwarePropertyDefaultInputDevice, kAudioHardwarePropertyDefaultOutputDevice,
-         kAudioHardwarePropertyDefaultSystemOutputDevice].contains(address.mSelector)
-    }
-
-    override func setValue(_ address: AudioObjectPropertyAddress, _ data: UnsafeRawBufferPointer) -> OSStatus {
-        guard data.count >= 4 else { return kAudioHardwareBadPropertySizeError }
-        let id = data.loadUnaligned(as: AudioObjectID.self)
-        let input = address.mSelector == kAudioHardwarePropertyDefaultInputDevice
+    /// Makes `id` the user's default device in a direction (the system output follows the output).
+    private func setDefault(input: Bool, _ id: AudioObjectID) -> OSStatus {
         let status: OSStatus = lock.withLock {
             guard let device = devices.first(where: { $0.objectID == id }),
                   (input ? device.inputCapabilities : device.outputCapabilities) != nil else { return kAudioHardwareBadDeviceError }
@@ -208,30 +202,21 @@ final class HALSystem: HALObject, @unchecked Sendable {
 
     // MARK: Listeners
 
-    private var nextListenerSerial: UInt64 = 0
-
-    func addListener(_ id: AudioObjectID, _ listener: Listener) -> OSStatus {
+    /// Registers a listener of object `id` at `address`.
+    func addListener(_ id: AudioObjectID, _ address: AudioObjectPropertyAddress, _ call: HALListenerCall,
+                     _ clientData: UnsafeMutableRawPointer?) -> OSStatus {
         guard let target = object(id) else { return kAudioHardwareBadObjectError }
         // A device's mixer is opened (and from then on watched) once someone listens to the device.
         if let device = target as? HALDevice { _ = device.mixer }
-        lock.withLock {
-            var registered = listener
-            nextListenerSerial += 1
-            registered.serial = nextListenerSerial
-            listeners[id, default: []].append(registered)
-        }
+        listeners.add(HALListenerKey(objectID: id, address: address), call, clientData)
         return kAudioHardwareNoError
     }
 
-    func removeListener(_ id: AudioObjectID, last: Bool = false, where matches: (Listener) -> Bool) -> OSStatus {
+    /// Removes one registration of object `id` that `matches` picks (`which`: the earliest or the latest).
+    func removeListener(_ id: AudioObjectID, _ which: PropertyListenerList<HALListenerKey, HALListenerCall>.Removal = .first,
+                        where matches: (PropertyListenerList<HALListenerKey, HALListenerCall>.Listener) -> Bool) -> OSStatus {
         guard object(id) != nil else { return kAudioHardwareBadObjectError }
-        return lock.withLock {
-            guard let i = last ? listeners[id]?.lastIndex(where: matches) : listeners[id]?.firstIndex(where: matches) else {
-                return kAudioHardwareUnknownPropertyError
-            }
-            listeners[id]!.remove(at: i)
-            return kAudioHardwareNoError
-        }
+        return listeners.remove(which) { $0.key.objectID == id && matches($0) } == 1 ? kAudioHardwareNoError : kAudioHardwareUnknownPropertyError
     }
 
     /// Runs `body` on the proc listeners' queue after every notification queued so far.
@@ -248,21 +233,23 @@ extension HALSystem {
 
     /// Tells the listeners of object `id` that `addresses` changed (asynchronously).
     func notify(_ id: AudioObjectID, _ addresses: [AudioObjectPropertyAddress]) {
-        let targets = lock.withLock { listeners[id] ?? [] }
-        for listener in targets {
-            let hit = addresses.filter { halAddressMatches(listener.address, $0) }
+        for listener in listeners.listeners(where: { $0.key.objectID == id }) {
+            let hit = addresses.filter { listener.key.hears($0) }
             guard !hit.isEmpty else { continue }
             // Client callbacks and data are the client's to make thread-safe, as with Apple's HAL.
             let call = UncheckedSendable(listener)
-            (listener.proc == nil ? listener.queue ?? notifyQueue : notifyQueue).async {
+            let queue: DispatchQueue
+            switch listener.proc {
+            case .proc: queue = notifyQueue
+            case .block(_, _, let own): queue = own ?? notifyQueue
+            }
+            queue.async {
                 // A listener removed after this call was queued is not called: its client data may be gone.
-                let serial = call.value.serial
-                guard self.lock.withLock({ self.listeners[id]?.contains { $0.serial == serial } ?? false }) else { return }
+                guard self.listeners.isRegistered(call.value.serial) else { return }
                 hit.withUnsafeBufferPointer {
-                    if let proc = call.value.proc {
-                        _ = proc(id, UInt32($0.count), $0.baseAddress!, call.value.clientData)
-                    } else {
-                        call.value.block?(UInt32($0.count), $0.baseAddress!)
+                    switch call.value.proc {
+                    case .proc(let proc): _ = proc(id, UInt32($0.count), $0.baseAddress!, call.value.userData)
+                    case .block(let block, _, _): block(UInt32($0.count), $0.baseAddress!)
                     }
                 }
             }

@@ -32,6 +32,7 @@ package struct ADTSHeader: Equatable {
         guard sampleRateIndex < 13, frameLength > headerLength else { return nil }
     }
 
+    /// A header for one AAC frame of `payloadLength` bytes.
     package init(objectType: Int, sampleRateIndex: Int, channelConfiguration: Int, payloadLength: Int) {
         self.objectType = objectType
         self.sampleRateIndex = sampleRateIndex

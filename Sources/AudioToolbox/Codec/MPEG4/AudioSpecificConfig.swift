@@ -9,6 +9,7 @@ package struct AudioSpecificConfig {
 
     static let rates: [Double] = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
 
+    /// Parses an AudioSpecificConfig; nil if it is malformed or truncated.
     package init?(_ bytes: [UInt8]) {
         var bit = 0
         func read(_ n: Int) -> Int? {

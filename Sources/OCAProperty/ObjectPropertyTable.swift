@@ -1,43 +1,58 @@
+import CoreAudioTypes
+import Foundation
+
 /// An object kind's property table (see `ObjectProperty`) and the one dispatcher for Apple's
 /// GetPropertyInfo, GetProperty and SetProperty on it, answering the kind's own status codes.
-struct ObjectPropertyTable<Object>: @unchecked Sendable {
+///
+/// Threading: a table is immutable once built and may be used from any thread; a row's closures run on the
+/// caller's thread and guard the object's state themselves. None of this module is for a render thread: Get and
+/// Set may allocate, and `PropertyListenerList` takes a lock.
+package struct ObjectPropertyTable<Object>: @unchecked Sendable {
     /// The statuses one object kind answers.
-    struct Statuses {
+    package struct Statuses {
         /// An ID the object does not have now (Info, Get and Set); a stream not yet parsed answers its own.
-        let unsupported: (Object) -> OSStatus
+        package let unsupported: (Object) -> OSStatus
         /// A Get buffer smaller than Info's size, or a set of a size the row does not accept.
-        let badSize: OSStatus
+        package let badSize: OSStatus
         /// A set of a property that exists but is not writable now (AudioFile tells a read-only file apart).
-        let notWritable: (Object) -> OSStatus
+        package let notWritable: (Object) -> OSStatus
+
+        /// The statuses, each given.
+        package init(unsupported: @escaping (Object) -> OSStatus, badSize: OSStatus, notWritable: @escaping (Object) -> OSStatus) {
+            self.unsupported = unsupported
+            self.badSize = badSize
+            self.notWritable = notWritable
+        }
     }
 
     /// The rows by ID, in the order given: the first whose `exists` holds answers.
     private let rows: [UInt32: [ObjectProperty<Object>]]
-    let statuses: Statuses
+    package let statuses: Statuses
 
-    init(_ rows: [ObjectProperty<Object>], statuses: Statuses) {
+    /// A table of `rows` answering `statuses`.
+    package init(_ rows: [ObjectProperty<Object>], statuses: Statuses) {
         self.rows = Dictionary(grouping: rows, by: \.id)
         self.statuses = statuses
     }
 
     /// Every ID a row names (the object may not have all of them now).
-    var ids: [UInt32] { rows.keys.sorted() }
+    package var ids: [UInt32] { rows.keys.sorted() }
 
     /// The row that answers `id` for the object now.
-    func row(_ object: Object, _ id: UInt32) -> ObjectProperty<Object>? {
+    package func row(_ object: Object, _ id: UInt32) -> ObjectProperty<Object>? {
         rows[id]?.first { $0.exists(object) }
     }
 
     /// Info: the size Get writes and whether a set may succeed now; nil where the object lacks the property or
     /// cannot give it now (a row's `availability`).
-    func info(_ object: Object, _ id: UInt32) -> (size: UInt32, writable: Bool)? {
+    package func info(_ object: Object, _ id: UInt32) -> (size: UInt32, writable: Bool)? {
         guard let row = row(object, id), row.availability?(object) ?? noErr == noErr else { return nil }
         return (row.size(object), isWritable(row, object))
     }
 
     /// Info as Apple's calls answer it: the kind's unsupported status, the row's availability status, or the size
     /// and writability.
-    func info(_ object: Object, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
+    package func info(_ object: Object, _ id: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?,
               _ outWritable: UnsafeMutablePointer<DarwinBoolean>?) -> OSStatus {
         guard let row = row(object, id) else { return statuses.unsupported(object) }
         if let status = row.availability?(object), status != noErr { return status }
@@ -47,19 +62,16 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
     }
 
     /// Get: at least Info's size in, exactly Info's size out (the buffer also carries a translation's input); a
-    /// truncating row fills a smaller buffer and reports the bytes it wrote.
-    func get(_ object: Object, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutableRawPointer) -> OSStatus {
+    /// truncating row fills a smaller buffer with whole elements and reports the bytes it wrote.
+    package func get(_ object: Object, _ id: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutableRawPointer) -> OSStatus {
         guard let row = row(object, id) else { return statuses.unsupported(object) }
         if let status = row.availability?(object), status != noErr { return status }
         let size = row.size(object)
-        if ioSize.pointee < size && row.truncates && ioSize.pointee > 0 {
-            // The whole value into scratch, then what fits: the rows that truncate are small (a meter per channel).
-            let scratch = UnsafeMutableRawPointer.allocate(byteCount: Int(size), alignment: 16)
-            defer { scratch.deallocate() }
-            let status = row.read(object, scratch, size)
-            if status == noErr {
-                out.copyMemory(from: scratch, byteCount: Int(ioSize.pointee))
-            }
+        if ioSize.pointee < size, let truncation = row.truncation {
+            let n = ioSize.pointee / truncation.stride * truncation.stride
+            guard n > 0 || truncation.allowsEmpty else { return statuses.badSize }
+            let status = row.read(object, out, n)
+            if status == noErr { ioSize.pointee = n }
             return status
         }
         guard ioSize.pointee >= size else { return statuses.badSize }
@@ -69,10 +81,10 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
     }
 
     /// Whether a row names `id` (the object may not have it now).
-    func names(_ id: UInt32) -> Bool { rows[id] != nil }
+    package func names(_ id: UInt32) -> Bool { rows[id] != nil }
 
     /// Set: the row must exist, be writable now and accept the size; then its writer decides.
-    func set(_ object: Object, _ id: UInt32, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
+    package func set(_ object: Object, _ id: UInt32, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
         guard let row = row(object, id) else { return statuses.unsupported(object) }
         guard let write = row.write, isWritable(row, object) else { return statuses.notWritable(object) }
         switch row.setSize {
@@ -94,7 +106,7 @@ struct ObjectPropertyTable<Object>: @unchecked Sendable {
 
 extension ObjectPropertyTable.Statuses {
     /// Statuses with one answer for an ID the object lacks, whatever its state.
-    init(unsupported: OSStatus, badSize: OSStatus, notWritable: @escaping (Object) -> OSStatus) {
+    package init(unsupported: OSStatus, badSize: OSStatus, notWritable: @escaping (Object) -> OSStatus) {
         self.init(unsupported: { _ in unsupported }, badSize: badSize, notWritable: notWritable)
     }
 }
