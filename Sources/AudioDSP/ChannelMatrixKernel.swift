@@ -19,4 +19,17 @@ public enum ChannelMatrixKernel {
             }
         }
     }
+
+    /// `output[i] = (Σ_c input[c][i]) / inputs`, the channels summed in order (the converter's mix to mono when no
+    /// matrix is set). Channel `c` starts at `input + c·inputStride`. Input and output must not overlap.
+    @inlinable @_noLocks @_noAllocation
+    public static func averageToMono(_ input: UnsafePointer<Double>, inputStride: Int, inputs: Int,
+                                     into output: UnsafeMutablePointer<Double>, frames: Int) {
+        let scale = 1 / Double(inputs)
+        for i in 0..<frames {
+            var sum = 0.0
+            for c in 0..<inputs { sum += input[c * inputStride + i] }
+            output[i] = sum * scale
+        }
+    }
 }

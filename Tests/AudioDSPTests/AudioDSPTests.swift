@@ -108,3 +108,19 @@ import Testing
         #expect(buffer == [1, 2, 2, 3, 3, 0, 7, 8])
     }
 }
+
+/// Float64 ↔ Float32: narrowing rounds each value to the nearest Float (ties to even), widening is exact.
+@Suite struct FloatWidthConversionTests {
+    @Test func narrowingRoundsToNearestAndWideningIsExact() {
+        let halfULP = Double(Float.ulpOfOne) / 2  // half an ulp of values in [1, 2)
+        let source: [Double] = [0, -0.5, 1 + halfULP * 0.9, 1 + halfULP * 1.1, 1 + halfULP, 3 * Double(Float.ulpOfOne) / 4 + 1, 1e40, -1e-50]
+        var narrow = [Float](repeating: .nan, count: source.count)
+        SampleConversion.doubleToFloat(source, &narrow, count: source.count)
+        let u = Float.ulpOfOne
+        #expect(narrow == [0, -0.5, 1, 1 + u, 1, 1 + u, .infinity, -0.0])
+        var wide = [Double](repeating: .nan, count: source.count)
+        SampleConversion.floatToDouble(narrow, &wide, count: narrow.count)
+        #expect(zip(narrow, wide).allSatisfy { Double($0) == $1 || ($0.isNaN && $1.isNaN) })
+        #expect(wide[3] == 1 + Double(u))
+    }
+}

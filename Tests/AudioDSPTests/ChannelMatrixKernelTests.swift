@@ -18,4 +18,16 @@ import Testing
         }
         #expect(output[frames..<stride].allSatisfy { $0 == 99 } && output[(stride + frames)...].allSatisfy { $0 == 99 })
     }
+
+    /// Three planar inputs averaged into one: each output is the plain mean, written out by hand; only `frames`
+    /// outputs are written.
+    @Test func averageToMonoIsTheMean() {
+        let frames = 4, stride = 6
+        var input = [Double](repeating: .nan, count: 3 * stride)
+        for c in 0..<3 { for i in 0..<frames { input[c * stride + i] = Double((c + 1) * (i + 1)) } }
+        var output = [Double](repeating: 99, count: frames + 2)
+        ChannelMatrixKernel.averageToMono(input, inputStride: stride, inputs: 3, into: &output, frames: frames)
+        // (1 + 2 + 3)(i + 1) / 3 = 2(i + 1)
+        #expect(output == [2, 4, 6, 8, 99, 99])
+    }
 }

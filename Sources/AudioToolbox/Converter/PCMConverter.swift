@@ -265,12 +265,7 @@ final class PCMConverter: @unchecked Sendable {
             return
         }
         if mixesToMono {
-            let scale = 1 / Double(input.channels)
-            for i in 0..<frames {
-                var sum = 0.0
-                for c in 0..<input.channels { sum += decoded[c * chunk + i] }
-                mapped[i] = sum * scale
-            }
+            ChannelMatrixKernel.averageToMono(decoded, inputStride: chunk, inputs: input.channels, into: mapped, frames: frames)
             return
         }
         for c in 0..<output.channels {
@@ -312,8 +307,7 @@ final class PCMConverter: @unchecked Sendable {
         }
         decodeAndMap(list, frame: frame, frames: frames)
         for c in 0..<output.channels {
-            let src = mapped + c * chunk, dst = floatIn + c * chunk
-            for i in 0..<frames { dst[i] = Float(src[i]) }
+            SampleConversion.doubleToFloat(mapped + c * chunk, floatIn + c * chunk, count: frames)
         }
     }
 
@@ -331,8 +325,7 @@ final class PCMConverter: @unchecked Sendable {
             return
         }
         for c in 0..<output.channels {
-            let src = floatOut + c * resampledCapacity + resampledOffset, dst = resampled + c * resampledCapacity
-            for i in 0..<frames { dst[i] = Double(src[i]) }
+            SampleConversion.floatToDouble(floatOut + c * resampledCapacity + resampledOffset, resampled + c * resampledCapacity, count: frames)
         }
         encode(resampled, stride: resampledCapacity, frames: frames, into: list, frame: frame)
     }
