@@ -27,6 +27,9 @@ package struct ObjectProperty<Object>: @unchecked Sendable {
         case always
         /// Writable while the condition holds (a file's format before its audio data, ...).
         case when((Object) -> Bool)
+        /// Info reports what the closure says; a set goes to the writer, which checks its own rules (an audio
+        /// unit's stream format: setting the format it already has succeeds where Info says read-only).
+        case reported((Object) -> Bool)
     }
 
     /// The sizes a set accepts; a writer checks rules that depend on the value itself.
@@ -40,7 +43,7 @@ package struct ObjectProperty<Object>: @unchecked Sendable {
     package let id: UInt32
     /// Whether the object has the property now; when it does not, the next row with the same ID is asked.
     package let exists: (Object) -> Bool
-    package let writability: Writability
+    package var writability: Writability
     /// The byte size Info reports and Get writes.
     package let size: (Object) -> UInt32
     /// Writes exactly `size` bytes (the third argument) to the buffer, or answers a status.
@@ -51,6 +54,9 @@ package struct ObjectProperty<Object>: @unchecked Sendable {
     /// Queue's meters while metering is off, its device without one, a property that is written but not read.
     /// A set is not affected.
     package var availability: ((Object) -> OSStatus)?
+    /// The status a set answers while it cannot reach the property here (noErr when it can), checked after the
+    /// row is found writable and before the size: an audio unit's property on a scope or element it is not on.
+    package var setAvailability: ((Object) -> OSStatus)?
     /// Get takes a buffer smaller than Info's size and fills what fits: an Audio Queue's meters, where a client may
     /// ask for fewer channels; the HAL's arrays and C strings. nil: Get needs Info's whole size.
     package var truncation: Truncation?
@@ -168,6 +174,7 @@ package struct ObjectProperty<Object>: @unchecked Sendable {
         case .never: writability = .never
         case .always: writability = .always
         case .when(let condition): writability = .when { condition(part($0)) }
+        case .reported(let condition): writability = .reported { condition(part($0)) }
         }
         let setSize: ObjectProperty<Outer>.SetSize
         switch row.setSize {
@@ -180,6 +187,7 @@ package struct ObjectProperty<Object>: @unchecked Sendable {
                                           read: { row.read(part($0), $1, $2) },
                                           write: row.write.map { write in { write(part($0), $1) } })
         outer.availability = row.availability.map { status in { status(part($0)) } }
+        outer.setAvailability = row.setAvailability.map { status in { status(part($0)) } }
         outer.truncation = row.truncation.map { .init(stride: $0.stride, allowsEmpty: $0.allowsEmpty) }
         return outer
     }

@@ -83,10 +83,12 @@ package struct ObjectPropertyTable<Object>: @unchecked Sendable {
     /// Whether a row names `id` (the object may not have it now).
     package func names(_ id: UInt32) -> Bool { rows[id] != nil }
 
-    /// Set: the row must exist, be writable now and accept the size; then its writer decides.
+    /// Set: the row must exist, be writable now (a `reported` row lets every set through to its writer), be reachable
+    /// (`setAvailability`) and accept the size; then its writer decides.
     package func set(_ object: Object, _ id: UInt32, _ size: UInt32, _ data: UnsafeRawPointer) -> OSStatus {
         guard let row = row(object, id) else { return statuses.unsupported(object) }
-        guard let write = row.write, isWritable(row, object) else { return statuses.notWritable(object) }
+        guard let write = row.write, acceptsSet(row, object) else { return statuses.notWritable(object) }
+        if let status = row.setAvailability?(object), status != noErr { return status }
         switch row.setSize {
         case .exactly(let n): guard size == n else { return statuses.badSize }
         case .atLeast(let n): guard size >= n else { return statuses.badSize }
@@ -95,12 +97,19 @@ package struct ObjectPropertyTable<Object>: @unchecked Sendable {
         return write(object, UnsafeRawBufferPointer(start: data, count: Int(size)))
     }
 
+    /// What Info reports.
     private func isWritable(_ row: ObjectProperty<Object>, _ object: Object) -> Bool {
         switch row.writability {
         case .never: false
         case .always: true
-        case .when(let condition): condition(object)
+        case .when(let condition), .reported(let condition): condition(object)
         }
+    }
+
+    /// Whether a set reaches the writer.
+    private func acceptsSet(_ row: ObjectProperty<Object>, _ object: Object) -> Bool {
+        if case .reported = row.writability { return true }
+        return isWritable(row, object)
     }
 }
 

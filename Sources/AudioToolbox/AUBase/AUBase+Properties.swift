@@ -1,3 +1,4 @@
+import OCAProperty
 import Foundation
 
 /// The properties every unit has, after AudioUnitSDK's AUBase, as rows of the unit's property table
@@ -160,40 +161,48 @@ extension AUBase {
 
     func auGetPropertyInfo(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                            _ outSize: inout UInt32, _ outWritable: inout Bool) -> OSStatus {
-        guard let row = propertyTable[id] else { return kAudioUnitErr_InvalidProperty }
-        let status = row.place(self, scope, element)
-        guard status == noErr else { return status }
-        outSize = row.size(self, scope, element)
-        switch row.writability {
-        case .always, .uninitializedOnly: outWritable = true
-        case .never: outWritable = false
-        case .when(let writable): outWritable = writable(self, scope, element)
+        var size: UInt32 = 0
+        var writable: DarwinBoolean = false
+        let status = propertyTable.info(AUPropertyRequest(unit: self, scope: scope, element: element), id, &size, &writable)
+        if status == noErr {
+            outSize = size
+            outWritable = writable.boolValue
         }
-        return noErr
+        return status
     }
 
-    /// The caller (AudioUnitGetProperty) has asked Info first: the row exists there and `out` holds its size.
+    /// The caller (AudioUnitGetProperty) has asked Info first: `ioSize` holds the property's size.
     func auGetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                        _ out: UnsafeMutableRawPointer, _ ioSize: UnsafeMutablePointer<UInt32>) -> OSStatus {
-        guard let row = propertyTable[id] else { return kAudioUnitErr_InvalidProperty }
-        let status = row.place(self, scope, element)
-        guard status == noErr else { return status }
-        return row.read(self, scope, element, out)
+        propertyTable.get(AUPropertyRequest(unit: self, scope: scope, element: element), id, ioSize, out)
     }
 
     func auSetProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                        _ data: UnsafeRawPointer?, _ size: UInt32) -> OSStatus {
         // Removal (nil data) is supported by none of the built-in properties.
         guard let data else { return kAudioUnitErr_InvalidPropertyValue }
-        // Read-only and unknown properties answer InvalidProperty on set, as Apple's do.
-        guard let row = propertyTable[id], let write = row.write else { return kAudioUnitErr_InvalidProperty }
-        let status = row.setPlace(self, scope, element)
-        guard status == noErr else { return status }
-        guard row.exactSize ? size == row.setSize : size >= row.setSize else { return kAudioUnitErr_InvalidPropertyValue }
-        if case .uninitializedOnly = row.writability, isInitialized { return kAudioUnitErr_Initialized }
-        let result = write(self, scope, element, UnsafeRawBufferPointer(start: data, count: Int(size)))
-        if result == noErr, case .onSuccess = row.notify { propertyChanged(id, scope, element) }
-        return result
+        return propertyTable.set(AUPropertyRequest(unit: self, scope: scope, element: element), id, size, data)
+    }
+
+    /// A unit class's table: its `propertyRows` (a later row with the same ID replacing an earlier one) in the shared
+    /// model, with Apple's audio-unit statuses. Built once per class.
+    static func propertyTable(for unitClass: AUBase.Type) -> ObjectPropertyTable<AUPropertyRequest> {
+        let key = ObjectIdentifier(unitClass)
+        if let table = propertyTables.withLock({ $0[key] }) { return table }
+        var rows: [AUProperty] = []
+        var index: [AudioUnitPropertyID: Int] = [:]
+        for row in unitClass.propertyRows {
+            if let i = index[row.id] { rows[i] = row } else { index[row.id] = rows.count; rows.append(row) }
+        }
+        // Read-only and unknown properties answer InvalidProperty on set, as Apple's do; a wrong size, InvalidPropertyValue.
+        let table = ObjectPropertyTable(rows.map(\.objectProperty), statuses: .init(
+            unsupported: kAudioUnitErr_InvalidProperty, badSize: kAudioUnitErr_InvalidPropertyValue,
+            notWritable: { _ in kAudioUnitErr_InvalidProperty }))
+        return propertyTables.withLock { tables in
+            if let built = tables[key] { return built }
+            tables[key] = table
+            return table
+        }
     }
 
     // MARK: What the base rows use

@@ -66,15 +66,17 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     let loadMeter = RenderLoadMeter()
     let sliceEvents = UnsafeMutablePointer<AudioUnitParameterEvent>.allocate(capacity: ParameterEventQueue.capacity)
 
-    /// `propertyRows` by ID, built once at creation.
-    private(set) var propertyTable: [AudioUnitPropertyID: AUProperty] = [:]
+    /// The unit class's property table (`propertyRows` in the shared model), built once per class.
+    private(set) var propertyTable: ObjectPropertyTable<AUPropertyRequest>
+    /// Every unit class's table, built the first time a unit of the class is made.
+    static let propertyTables = Mutex<[ObjectIdentifier: ObjectPropertyTable<AUPropertyRequest>]>([:])
 
     /// Render memory units take while they initialize; AUBase frees it when they uninitialize (see AURenderMemory).
     let renderMemory = AURenderMemory()
 
     init(component: AudioComponentEntry, inputs inputCount: Int, outputs outputCount: Int) {
+        propertyTable = AUBase.propertyTable(for: Self.self)
         super.init(component: component)
-        propertyTable = Dictionary(Self.propertyRows.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
         setElementCount(kAudioUnitScope_Input, inputCount)
         setElementCount(kAudioUnitScope_Output, outputCount)
     }

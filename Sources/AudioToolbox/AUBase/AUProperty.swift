@@ -1,8 +1,12 @@
-/// One row of an audio unit's property table: where the property exists, when it may be written, how
-/// big it is and how it is read and written. `AUBase` owns the rows every unit has; a unit adds its own
-/// by overriding `propertyRows` (a row with the same ID replaces the inherited one). GetPropertyInfo,
-/// GetProperty and SetProperty are answered from the table alone (AUBase+Properties.swift), so the size
-/// Info reports is the size Get writes, and listeners fire from one place.
+import OCAProperty
+
+/// One row of an audio unit's property table, written in the audio-unit vocabulary: where the property exists
+/// (a `Place`, with Apple's status for each wrong scope or element), when it may be written, how big it is and how
+/// it is read and written, with the unit, scope and element handed to each closure. `AUBase` owns the rows every
+/// unit has; a unit adds its own by overriding `propertyRows` (a row with the same ID replaces the inherited one).
+/// Each row becomes a row of the shared property model (`objectProperty`), and GetPropertyInfo, GetProperty and
+/// SetProperty are answered by the same `ObjectPropertyTable` as every other object's (AUBase+Properties.swift),
+/// so the size Info reports is the size Get writes, and listeners fire from one place.
 ///
 /// A unit adds a property with one row:
 ///
@@ -207,5 +211,38 @@ extension AUProperty {
     /// `place`, where `available` says the unit has the property at all (else kAudioUnitErr_InvalidProperty).
     static func when(_ available: @escaping @Sendable (AUBase) -> Bool, _ place: @escaping Place) -> Place {
         { unit, scope, element in available(unit) ? place(unit, scope, element) : kAudioUnitErr_InvalidProperty }
+    }
+}
+
+extension AUProperty {
+    /// This row in the shared property model, with the audio-unit rules:
+    /// - Info and Get answer the place's status where the property is not (`availability`); a set, the set place's;
+    /// - Info reports the row's writability, while a set of a row with a writer always reaches it (it checks its own
+    ///   rules: the stream format is read-only on a connected input, yet setting the same format succeeds);
+    /// - a set of the wrong size is kAudioUnitErr_InvalidPropertyValue (the table's bad-size status), then a
+    ///   `.uninitializedOnly` row answers kAudioUnitErr_Initialized while the unit is initialized;
+    /// - a successful set tells the listeners unless the setter does (`notify`).
+    var objectProperty: ObjectProperty<AUPropertyRequest> {
+        let row = self
+        let write: ObjectProperty<AUPropertyRequest>.Writer? = row.write.map { write in
+            { request, data in
+                if case .uninitializedOnly = row.writability, request.unit.isInitialized { return kAudioUnitErr_Initialized }
+                let status = write(request.unit, request.scope, request.element, data)
+                if status == noErr, case .onSuccess = row.notify { request.unit.propertyChanged(row.id, request.scope, request.element) }
+                return status
+            }
+        }
+        var lifted = ObjectProperty<AUPropertyRequest>(
+            id, size: { row.size($0.unit, $0.scope, $0.element) },
+            setSize: row.exactSize ? .exactly(row.setSize) : .atLeast(row.setSize),
+            read: { request, out, _ in row.read(request.unit, request.scope, request.element, out) }, write: write)
+        switch row.writability {
+        case .always, .uninitializedOnly: lifted.writability = .reported { _ in true }
+        case .never: lifted.writability = .reported { _ in false }
+        case .when(let writable): lifted.writability = .reported { writable($0.unit, $0.scope, $0.element) }
+        }
+        lifted.availability = { row.place($0.unit, $0.scope, $0.element) }
+        lifted.setAvailability = { row.setPlace($0.unit, $0.scope, $0.element) }
+        return lifted
     }
 }
