@@ -148,14 +148,25 @@ extension AUBase {
     ]
 
     /// `kAudioUnitProperty_MeteringMode` on the mixers' input and output elements: turns on the
-    /// read-only meter parameters the render thread fills.
-    static let meteringModeRow = AUProperty.flag(
-        kAudioUnitProperty_MeteringMode, of: AUBase.self, place: AUProperty.inputOrOutputElement,
-        get: { unit, scope, element in unit.ioElementOrOutput(scope, element).meteringMode.load(ordering: .relaxed) },
-        set: { unit, scope, element, on in
-            unit.ioElementOrOutput(scope, element).meteringMode.store(on, ordering: .relaxed)
-            return noErr
-        })
+    /// read-only meter parameters the render thread fills. With `global`, global element 0 has it too
+    /// (AUMatrixMixer: every channel metered); else the global scope answers kAudioUnitErr_InvalidScope.
+    static func meteringModeRow(global: Bool = false) -> AUProperty {
+        /// The element whose switch the row reads and writes (the place has checked it exists).
+        @Sendable func element(_ unit: AUBase, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> AUElement {
+            scope == kAudioUnitScope_Global ? unit.globalElement : unit.ioElementOrOutput(scope, element)
+        }
+        return AUProperty.flag(
+            kAudioUnitProperty_MeteringMode, of: AUBase.self,
+            place: { unit, scope, element in
+                global && scope == kAudioUnitScope_Global ? (element == 0 ? noErr : kAudioUnitErr_InvalidElement)
+                    : AUProperty.inputOrOutputElement(unit, scope, element)
+            },
+            get: { unit, scope, e in element(unit, scope, e).meteringMode.load(ordering: .relaxed) },
+            set: { unit, scope, e, on in
+                element(unit, scope, e).meteringMode.store(on, ordering: .relaxed)
+                return noErr
+            })
+    }
 
     // MARK: The three calls, answered from the table
 

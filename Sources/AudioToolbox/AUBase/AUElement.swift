@@ -1,10 +1,13 @@
 import Synchronization
 
-/// An element (bus) of a scope. Global-scope and group elements carry only parameters and a name;
-/// input and output elements are `AUIOElement`s with a stream format and render memory.
+/// An element (bus) of a scope. Global-scope and group elements carry only parameters, a name and a metering
+/// switch; input and output elements are `AUIOElement`s with a stream format and render memory.
 class AUElement {
     let parameters = ParameterTable()
     var name: String?
+    /// `kAudioUnitProperty_MeteringMode` (mixers; on global element 0, AUMatrixMixer's every-channel metering),
+    /// read by the render thread.
+    let meteringMode = Atomic<Bool>(false)
 
     init() {}
 }
@@ -21,8 +24,6 @@ class AUIOElement: AUElement {
     let buffers = AUBufferList()
     /// `kAudioUnitProperty_ShouldAllocateBuffer`.
     @exclusivity(unchecked) var shouldAllocateBuffer = true
-    /// `kAudioUnitProperty_MeteringMode` (mixers), read by the render thread.
-    let meteringMode = Atomic<Bool>(false)
 
     init(format: AudioStreamBasicDescription) {
         self.format = format

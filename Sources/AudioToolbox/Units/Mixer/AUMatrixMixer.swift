@@ -37,8 +37,6 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
     /// Meter levels (linear Float32 bits): per channel, inputs then outputs, (pre average, pre peak, post average,
     /// post peak).
     private let meterLevels = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * AUMatrixMixer.maxChannels * 4)
-    /// kAudioUnitProperty_MeteringMode on the global scope: every channel metered.
-    private let meteringAll = Atomic<Bool>(false)
     /// MeterClipping since the last read: the largest finite output sample (Float32 bits), infinity and NaN seen.
     private let clipPeak = Atomic<UInt32>(0)
     private let clipFlags = Atomic<UInt32>(0)
@@ -201,7 +199,8 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
     /// Whether the channels of an input (or output) bus are metered now.
     @inline(__always)
     private func metered(_ bus: Int, input: Bool) -> Bool {
-        if meteringAll.load(ordering: .relaxed) { return true }
+        // kAudioUnitProperty_MeteringMode on the global scope: every channel metered.
+        if globalElement.meteringMode.load(ordering: .relaxed) { return true }
         if input { return bus < inputs.count && inputs[bus].meteringMode.load(ordering: .relaxed) }
         return bus < outputs.count && outputs[bus].meteringMode.load(ordering: .relaxed)
     }
@@ -309,22 +308,7 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
             .array(kAudioUnitProperty_MatrixLevels, Float32.self, of: AUMatrixMixer.self, place: AUProperty.global,
                    get: { unit, _, _ in unit.levels() }),
             // Global (element 0: every channel), or an input or output bus (its channels).
-            .flag(kAudioUnitProperty_MeteringMode, of: AUMatrixMixer.self, place: { unit, scope, element in
-                      scope == kAudioUnitScope_Global ? (element == 0 ? noErr : kAudioUnitErr_InvalidElement)
-                          : AUProperty.inputOrOutputElement(unit, scope, element)
-                  },
-                  get: { unit, scope, element in
-                      scope == kAudioUnitScope_Global ? unit.meteringAll.load(ordering: .relaxed)
-                          : unit.ioElementOrOutput(scope, element).meteringMode.load(ordering: .relaxed)
-                  },
-                  set: { unit, scope, element, on in
-                      if scope == kAudioUnitScope_Global {
-                          unit.meteringAll.store(on, ordering: .relaxed)
-                      } else {
-                          unit.ioElementOrOutput(scope, element).meteringMode.store(on, ordering: .relaxed)
-                      }
-                      return noErr
-                  }),
+            meteringModeRow(global: true),
             .value(kAudioUnitProperty_MeterClipping, AudioUnitMeterClipping.self, of: AUMatrixMixer.self, place: AUProperty.global,
                    get: { unit, _, _ in
                        let peak = Float(bitPattern: unit.clipPeak.exchange(0, ordering: .relaxed))

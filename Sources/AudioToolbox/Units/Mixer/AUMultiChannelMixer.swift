@@ -95,7 +95,7 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
         return (Float((sum / Double(max(channels, 1))).squareRoot()), peak)
     }
 
-    override class var propertyRows: [AUProperty] { super.propertyRows + [meteringModeRow] }
+    override class var propertyRows: [AUProperty] { super.propertyRows + [meteringModeRow()] }
 
     override func isElementCountWritable(_ scope: AudioUnitScope) -> Bool { scope == kAudioUnitScope_Input }
 

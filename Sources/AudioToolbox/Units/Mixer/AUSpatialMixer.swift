@@ -183,7 +183,7 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
                        unit.roomType.store(type, ordering: .relaxed)
                        return noErr
                    })
-        return super.propertyRows + [meteringModeRow, algorithm, flags, sourceMode, curve, rolloff, distance, usesReverb, room]
+        return super.propertyRows + [meteringModeRow(), algorithm, flags, sourceMode, curve, rolloff, distance, usesReverb, room]
     }
 
     // MARK: Lifecycle
