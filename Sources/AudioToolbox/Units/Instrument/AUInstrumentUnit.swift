@@ -36,8 +36,6 @@ class AUInstrumentUnit: AUMusicDeviceBase, @unchecked Sendable {
 
     deinit {
         notes.deallocate()
-        left?.deallocate()
-        right?.deallocate()
     }
 
     // MARK: Subclass hooks
@@ -91,24 +89,19 @@ class AUInstrumentUnit: AUMusicDeviceBase, @unchecked Sendable {
         newEngine.load(playingBank)
         selectPresets(newEngine)
         let frames = Int(maxFramesPerSlice)
-        let l = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        let r = UnsafeMutablePointer<Float>.allocate(capacity: frames)
-        let old = withGate { () -> (UnsafeMutablePointer<Float>?, UnsafeMutablePointer<Float>?) in
-            defer { engine = newEngine; left = l; right = r; scratchFrames = frames }
-            return (left, right)
-        }
-        old.0?.deallocate()
-        old.1?.deallocate()
+        // The mix buffers come from the unit's render memory. The unit is uninitialized here, so the pointers they
+        // replace are nil (cleanupUnit cleared them); the swap still happens under the gate, as a slice reads them
+        // only while holding it.
+        let l = renderMemory.take(Float.self, count: frames)
+        let r = renderMemory.take(Float.self, count: frames)
+        withGate { engine = newEngine; left = l; right = r; scratchFrames = frames }
         return noErr
     }
 
     override func cleanupUnit() {
-        let old = withGate { () -> (UnsafeMutablePointer<Float>?, UnsafeMutablePointer<Float>?) in
-            defer { engine = nil; left = nil; right = nil; scratchFrames = 0 }
-            return (left, right)
-        }
-        old.0?.deallocate()
-        old.1?.deallocate()
+        // Under the gate: once it is released no slice can still hold the mix buffers, so AUBase may free them
+        // right after this returns.
+        withGate { engine = nil; left = nil; right = nil; scratchFrames = 0 }
     }
 
     override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
