@@ -59,11 +59,12 @@ final class AUAudioFilePlayer: AUScheduledSoundPlayer, @unchecked Sendable {
     override func initializeUnit() -> OSStatus {
         channels = Int(outputs[0].format.mChannelsPerFrame)
         let frames = Int(bufferFrames), count = Int(bufferCount)
-        slices = .allocate(capacity: count)
-        samples = .allocate(capacity: count * channels * frames)
-        samples!.initialize(repeating: 0, count: count * channels * frames)
+        // The pool comes from the unit's render memory (AUBase frees it after cleanupUnit has stopped the worker
+        // and cleared these pointers).
+        slices = renderMemory.take(ScheduledAudioSlice.self, count: count)
+        samples = renderMemory.take(Float.self, count: count * channels * frames, repeating: 0)
         lists = (0..<count).map { i in
-            let list = AudioBufferList.allocate(maximumBuffers: channels)
+            let list = renderMemory.takeBufferList(buffers: channels)
             for c in 0..<channels {
                 list[c] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4),
                                       mData: UnsafeMutableRawPointer(samples! + (i * channels + c) * frames))
@@ -74,9 +75,9 @@ final class AUAudioFilePlayer: AUScheduledSoundPlayer, @unchecked Sendable {
                 mFlags: [], mReserved: 0, mReserved2: nil, mNumberFrames: 0, mBufferList: list.unsafeMutablePointer))
             return list
         }
-        channelPointers = .allocate(capacity: max(channels, 1))
-        readList = AudioBufferList.allocate(maximumBuffers: 64)
-        discard = .allocate(capacity: frames)
+        channelPointers = renderMemory.take(UnsafeMutablePointer<Float>.self, count: channels)
+        readList = renderMemory.takeBufferList(buffers: 64)
+        discard = renderMemory.take(Float.self, count: frames)
         pool.withLock { $0 = Pool(free: Array((0..<count).reversed()), owners: Array(repeating: nil, count: count)) }
         return super.initializeUnit()
     }
@@ -85,7 +86,7 @@ final class AUAudioFilePlayer: AUScheduledSoundPlayer, @unchecked Sendable {
         super.cleanupUnit()
         readLock.withLock { _ in
             readers.removeAll()
-            releasePool()
+            forgetPool()
         }
         state.withLock { s in
             for f in s.files.values { ExtAudioFileDispose(f.ext) }
@@ -95,19 +96,17 @@ final class AUAudioFilePlayer: AUScheduledSoundPlayer, @unchecked Sendable {
     }
 
     deinit {
-        releasePool()
         state.withLock { s in for f in s.files.values { ExtAudioFileDispose(f.ext) } }
     }
 
-    private func releasePool() {
-        for list in lists { free(list.unsafeMutablePointer) }
+    /// Clears the pool's pointers; its memory is the unit's render memory, which AUBase frees after cleanupUnit.
+    private func forgetPool() {
         lists.removeAll()
-        slices?.deallocate(); slices = nil
-        samples?.deallocate(); samples = nil
-        channelPointers?.deallocate(); channelPointers = nil
-        if let readList { free(readList.unsafeMutablePointer) }
+        slices = nil
+        samples = nil
+        channelPointers = nil
         readList = nil
-        discard?.deallocate(); discard = nil
+        discard = nil
         pool.withLock { $0 = Pool() }
     }
 
