@@ -201,10 +201,10 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         sourceCapacity = Int((maxStep * Double(maxFrames)).rounded(.up)) + 8
         historyLength = Int(SpatialKernels.SphericalHead.maxDelay(sampleRate: outRate).rounded(.up)) + 3
         stateCount = inputs.count
-        states = .allocate(capacity: max(stateCount, 1))
-        for i in 0..<stateCount {
-            (states! + i).initialize(to: SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: maxFrames))
+        let made = (0..<stateCount).map { _ in
+            SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: maxFrames, memory: renderMemory)
         }
+        states = renderMemory.take(copying: made)
         // Work: the read slice (2), the ear signals (2), the reverb send (1) and its stereo return (2).
         work = renderMemory.take(Float.self, count: 7 * maxFrames, repeating: 0)
         let network = Reverb2Kernel(sampleRate: outRate, maximumFrames: maxFrames, channels: 2)
@@ -228,11 +228,7 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
 
     override func resetUnit(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
         guard let states else { return }
-        for i in 0..<stateCount {
-            let old = states[i]
-            old.release()
-            states[i] = SpatialMixerInputState(sourceCapacity: sourceCapacity, historyLength: historyLength, maxFrames: Int(maxFramesPerSlice))
-        }
+        for i in 0..<stateCount { states[i].reset() }
         convolvers.forEach { $0.reset() }
         reverb?.reset()
         reverbFilterState = (BiquadState(), BiquadState())
@@ -240,14 +236,10 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
     }
 
     private func releaseState() {
-        if let states {
-            for i in 0..<stateCount { states[i].release() }
-            states.deinitialize(count: stateCount)
-            states.deallocate()
-        }
         states = nil
         stateCount = 0
-        // Work, the pull lists and the reverb's pointers go with the unit's render memory (AUBase frees it).
+        // The input states and their buffers, work, the pull lists and the reverb's pointers go with the unit's
+        // render memory (AUBase frees it).
         work = nil
         pullLists = []
         convolvers = []
@@ -255,7 +247,6 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         reverb = nil
         reverbIO = nil
     }
-    deinit { releaseState() }
 
     @inline(__always) private func decibelsToGain(_ dB: Float) -> Float { dB <= -120 ? 0 : powf(10, dB / 20) }
 

@@ -44,12 +44,15 @@ final class SpatialMixerInputSettings: Sendable {
     }
 }
 
-/// One 3D mixer input's render state (render thread only), with memory sized at initialize.
+/// One 3D mixer input's render state (render thread only). Its buffers are the unit's render memory, sized at
+/// initialize; the state only points at them (AUBase frees them when the unit uninitializes).
 struct SpatialMixerInputState {
     /// Source samples per channel (`sourceCapacity` each): the variable-rate reader's window.
     var source: UnsafeMutablePointer<Float>
     /// The mono signal's delay line for the spherical head: `historyLength` old samples, then the slice.
     var history: UnsafeMutablePointer<Float>
+    /// How many samples `source` and `history` hold.
+    let sourceSamples: Int, historySamples: Int
     /// Read position in `source` and how many samples it holds.
     var position = 1.0
     var held = 3
@@ -65,15 +68,26 @@ struct SpatialMixerInputState {
     var head = SpatialKernels.SphericalHead(azimuth: 0, elevation: 0, sampleRate: 44100)
     var shadowLeft: (Float, Float) = (0, 0), shadowRight: (Float, Float) = (0, 0)
 
-    init(sourceCapacity: Int, historyLength: Int, maxFrames: Int) {
-        source = .allocate(capacity: 2 * sourceCapacity)
-        source.initialize(repeating: 0, count: 2 * sourceCapacity)
-        history = .allocate(capacity: historyLength + maxFrames)
-        history.initialize(repeating: 0, count: historyLength + maxFrames)
+    /// A fresh state whose buffers (`2 * sourceCapacity` and `historyLength + maxFrames` samples) come from `memory`,
+    /// zeroed. Allocates: for initializeUnit only.
+    init(sourceCapacity: Int, historyLength: Int, maxFrames: Int, memory: AURenderMemory) {
+        sourceSamples = 2 * sourceCapacity
+        historySamples = historyLength + maxFrames
+        source = memory.take(Float.self, count: sourceSamples, repeating: 0)
+        history = memory.take(Float.self, count: historySamples, repeating: 0)
     }
 
-    func release() {
-        source.deallocate()
-        history.deallocate()
+    private init(reusing state: SpatialMixerInputState) {
+        source = state.source
+        history = state.history
+        sourceSamples = state.sourceSamples
+        historySamples = state.historySamples
+    }
+
+    /// Back to a fresh state on the same buffers, zeroed (a reset: nothing is allocated).
+    mutating func reset() {
+        source.update(repeating: 0, count: sourceSamples)
+        history.update(repeating: 0, count: historySamples)
+        self = SpatialMixerInputState(reusing: self)
     }
 }
