@@ -333,6 +333,28 @@ import Testing
     }
 
     /// AUMerger: the two inputs summed into the output.
+    /// AudioUnitReset returns every input to its state at initialize (reader window, head delay line, gains): what
+    /// the mixer renders after a reset is what a freshly initialized one renders, sample for sample.
+    @Test func resetRendersAsFreshlyInitialized() throws {
+        func rendered(resetFirst: Bool) throws -> [[Double]] {
+            let sine = SineSource(frequency: 441, amplitude: 0.5, format: Self.mono)
+            let unit = try makeMixer(SineSource.callback, sine.refCon)
+            defer { AudioComponentInstanceDispose(unit) }
+            setAlgorithm(unit, .spatializationAlgorithm_SphericalHead)
+            set(unit, kSpatialMixerParam_Azimuth, 60)
+            set(unit, kSpatialMixerParam_PlaybackRate, 1.25)
+            #expect(AudioUnitInitialize(unit) == noErr)
+            if resetFirst {
+                _ = try TestSupport.render(unit, format: Self.stereo, totalFrames: 3000, slices: [512, 300])
+                #expect(AudioUnitReset(unit, kAudioUnitScope_Global, 0) == noErr)
+            }
+            return try TestSupport.render(unit, format: Self.stereo, totalFrames: 4096, slices: [512, 300, 1024]).channels
+        }
+        let fresh = try rendered(resetFirst: false), afterReset = try rendered(resetFirst: true)
+        #expect(fresh[0].contains { $0 != 0 } && fresh[1].contains { $0 != 0 })
+        #expect(afterReset == fresh)
+    }
+
     @Test func mergerSumsTwoInputs() throws {
         let merger = AudioComponentDescription(componentType: kAudioUnitType_FormatConverter, componentSubType: kAudioUnitSubType_Merger,
                                                componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
