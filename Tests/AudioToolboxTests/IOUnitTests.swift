@@ -158,6 +158,35 @@ import Testing
         #expect(recorder.timesIncreaseByFrames)
     }
 
+    /// Two recording units on one device: one keeps running while the other is initialized, started and
+    /// uninitialized (without a stop first) again and again. AudioDeviceStop returns while the device's thread may
+    /// still be inside the stopped unit's IOProc (the other keeps the device running; the slow input callback makes
+    /// that likely), so uninitializing waits for that cycle before the unit's buffers go: a pull in that cycle
+    /// still finds the unit initialized, and both keep recording without a failed render.
+    @Test func uninitializeWhileAnotherUnitKeepsTheDeviceRunning() throws {
+        let steady = try TestSupport.newUnit(Self.description(kAudioUnitSubType_HALOutput))
+        defer { AudioComponentInstanceDispose(steady) }
+        let cycling = try TestSupport.newUnit(Self.description(kAudioUnitSubType_HALOutput))
+        defer { AudioComponentInstanceDispose(cycling) }
+        let steadyRecorder = Recorder(unit: steady), cyclingRecorder = Recorder(unit: cycling, rate: 22050)
+        cyclingRecorder.callbackDelay = 30000
+        try steadyRecorder.configureInputOnly()
+        try cyclingRecorder.configureInputOnly()
+        #expect(AudioUnitInitialize(steady) == noErr)
+        #expect(AudioOutputUnitStart(steady) == noErr)
+        for _ in 0..<20 {
+            #expect(AudioUnitInitialize(cycling) == noErr)
+            #expect(AudioOutputUnitStart(cycling) == noErr)
+            Thread.sleep(forTimeInterval: 0.05)
+            #expect(AudioUnitUninitialize(cycling) == noErr)
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(AudioOutputUnitStop(steady) == noErr)
+        #expect(steadyRecorder.failures == 0 && cyclingRecorder.failures == 0)
+        #expect(steadyRecorder.samples.count > 44100 / 2)
+        #expect(!cyclingRecorder.samples.isEmpty)
+    }
+
     /// Records the mono client format of the input element through the input callback.
     final class Recorder: @unchecked Sendable {
         let unit: AudioUnit
@@ -165,6 +194,8 @@ import Testing
         var failures = 0
         var lastTime = -1.0, lastFrames = 0
         var timesIncreaseByFrames = true
+        /// Microseconds the input callback sleeps before it pulls (a slow client: its cycles last long).
+        var callbackDelay: UInt32 = 0
         let list = AudioBufferList.allocate(maximumBuffers: 1)
         let memory = UnsafeMutablePointer<Float>.allocate(capacity: 8192)
         let rate: Double
@@ -195,6 +226,7 @@ import Testing
         static let input: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
             let r = Unmanaged<Recorder>.fromOpaque(refCon).takeUnretainedValue()
             #expect(ioData == nil && bus == 1)
+            if r.callbackDelay > 0 { usleep(r.callbackDelay) }
             r.list[0] = AudioBuffer(mNumberChannels: 1, mDataByteSize: frames * 4, mData: UnsafeMutableRawPointer(r.memory))
             if AudioUnitRender(r.unit, flags, timeStamp, 1, frames, r.list.unsafeMutablePointer) != noErr { r.failures += 1; return noErr }
             r.samples.append(contentsOf: UnsafeBufferPointer(start: r.memory, count: Int(frames)))

@@ -55,6 +55,14 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
     private var heldRead = 0
     /// StartTimestampsAtZero: the first input and output sample times, subtracted from later ones.
     private var inputOrigin = Double.nan, outputOrigin = Double.nan
+    /// The device thread's way into `ioCycle`: AudioDeviceStop returns while that thread may still be inside this
+    /// unit's IOProc (when another IOProc keeps the device running, it finishes the cycle it began), so cleanupUnit
+    /// closes `cyclesOpen` and waits for `cyclesInside` to fall before the buffers and converters go. A cycle
+    /// enters first, then looks at the door: either it sees the door closed or cleanupUnit sees it inside.
+    private let cyclesOpen = Atomic<Bool>(false)
+    private let cyclesInside = Atomic<Int>(0)
+    /// The thread of the cycle inside (a cleanupUnit called from that cycle's callbacks waits for the others only).
+    private let cycleThread = Atomic<UInt>(0)
 
     init(component: AudioComponentEntry, kind: Kind) {
         self.kind = kind
@@ -232,7 +240,9 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
             held = .allocate(capacity: max(heldCapacity, 1))
             held!.initialize(repeating: 0, count: max(heldCapacity, 1))
         }
-        return voiceProcessingInitialize()
+        let status = voiceProcessingInitialize()
+        if status == noErr { cyclesOpen.store(true, ordering: .sequentiallyConsistent) }
+        return status
     }
 
     /// AUVoiceProcessingIO's hook: sets up its processing once formats are known.
@@ -240,7 +250,16 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
 
     override func cleanupUnit() {
         _ = stop()
+        waitForCyclesToLeave()
         disposeConverters()
+    }
+
+    /// Closes the way into `ioCycle` and waits until no cycle is inside, except the caller's own (a callback of
+    /// the cycle uninitializing the unit: after its callbacks return, that cycle touches no buffer of the unit).
+    private func waitForCyclesToLeave() {
+        cyclesOpen.store(false, ordering: .sequentiallyConsistent)
+        let own = cycleThread.load(ordering: .sequentiallyConsistent) == UInt(pthread_self()) ? 1 : 0
+        while cyclesInside.load(ordering: .sequentiallyConsistent) > own { usleep(100) }
     }
 
     private func makeConverter(from source: AudioStreamBasicDescription, to destination: AudioStreamBasicDescription,
@@ -352,7 +371,13 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
     // MARK: IO (the device's thread)
 
     static let ioProc: AudioDeviceIOProc = { _, _, input, inputTime, output, outputTime, clientData in
-        Unmanaged<AUHALOutput>.fromOpaque(clientData!).takeUnretainedValue().ioCycle(input, inputTime, output, outputTime)
+        let unit = Unmanaged<AUHALOutput>.fromOpaque(clientData!).takeUnretainedValue()
+        unit.cyclesInside.add(1, ordering: .sequentiallyConsistent)
+        defer { unit.cyclesInside.subtract(1, ordering: .sequentiallyConsistent) }
+        guard unit.cyclesOpen.load(ordering: .sequentiallyConsistent) else { return noErr }
+        unit.cycleThread.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
+        defer { unit.cycleThread.store(0, ordering: .sequentiallyConsistent) }
+        unit.ioCycle(input, inputTime, output, outputTime)
         return noErr
     }
 
