@@ -39,17 +39,21 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
     /// Held as objects, not handles: the IO thread converts through them with no handle lookup (which locks).
     private var outputFormatConverter: AudioConverterObject?
     private var inputFormatConverter: AudioConverterObject?
-    private var heldList = AudioBufferList.allocate(maximumBuffers: 1)
     /// Input sample-rate conversion (client input rate ≠ device rate): the held period, de-interleaved,
-    /// resampled into planar buffers at the client's rate (IO thread only; sized at initialize).
+    /// resampled into planar buffers at the client's rate (IO thread only; sized at initialize). These buffers,
+    /// `held` and `heldList` are the unit's render memory: taken when it initializes with input on, freed by AUBase
+    /// when it uninitializes (after cleanupUnit has stopped the device, waited for a cycle still inside the unit and
+    /// cleared the pointers). They are built at initialize only: CurrentDevice cannot change while initialized.
     private var inputResampler: VariableRateResampler?
     private var planarIn: UnsafeMutablePointer<Float>?, resampled: UnsafeMutablePointer<Float>?
     private var planarInPointers: UnsafeMutablePointer<UnsafePointer<Float>>?
     private var resampledPointers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var resampledCapacity = 0, resampledFrames = 0
     private var clientInputFrames = 0.0
-    /// The device input of the current cycle, in the device's format (IO thread only).
+    /// The device input of the current cycle, in the device's format (IO thread only), and the list that lends it
+    /// (or its resampled form) to the input converter.
     private var held: UnsafeMutablePointer<Float>?
+    private var heldList: UnsafeMutableAudioBufferListPointer?
     private var heldCapacity = 0
     private var heldFrames = 0
     private var heldRead = 0
@@ -77,8 +81,6 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
     deinit {
         _ = stop()
         disposeConverters()
-        held?.deallocate()
-        free(heldList.unsafeMutablePointer)
     }
 
     var allowsInput: Bool { kind != .defaultOutput && kind != .systemOutput }
@@ -186,12 +188,21 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
     // MARK: Lifecycle
 
     override func initializeUnit() -> OSStatus {
+        let status = prepareIO()
+        // A failed initialize: AUBase frees the render memory just taken, so no pointer into it is kept.
+        if status != noErr { forgetBuffers() }
+        return status
+    }
+
+    /// The converters and buffers the device's formats need, then AUVoiceProcessingIO's processing.
+    private func prepareIO() -> OSStatus {
         guard enableOutput || enableInput else { return kAudioUnitErr_InvalidPropertyValue }
         // Input only on a device without input: an input unit takes the default input device.
         if enableInput && !enableOutput && deviceFormat(input: true) == nil && kind != .hal { selectDevice(defaultDevice(input: true)) }
         if enableOutput && deviceFormat(input: false) == nil { return kAudioUnitErr_NoConnection }
         if enableInput && deviceFormat(input: true) == nil { return kAudioUnitErr_NoConnection }
         disposeConverters()
+        forgetBuffers()
         if enableOutput && !inputs[0].format.isBitwiseEqual(to: outputs[0].format) {
             if inputs[0].format.mSampleRate != outputs[0].format.mSampleRate {
                 guard let c = makeConverter(from: inputs[0].format, to: outputs[0].format, pull: Self.pullClientOutput) else {
@@ -217,28 +228,25 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
                 inputResampler = r
                 let maxFrames = Int(maxFramesPerSlice)
                 resampledCapacity = Int((Double(maxFrames) / step).rounded(.up)) + 64
-                planarIn = .allocate(capacity: deviceChannels * maxFrames)
-                resampled = .allocate(capacity: deviceChannels * resampledCapacity)
-                planarInPointers = .allocate(capacity: deviceChannels)
-                resampledPointers = .allocate(capacity: deviceChannels)
+                planarIn = renderMemory.take(Float.self, count: deviceChannels * maxFrames)
+                resampled = renderMemory.take(Float.self, count: deviceChannels * resampledCapacity)
+                planarInPointers = renderMemory.take(UnsafePointer<Float>.self, count: deviceChannels)
+                resampledPointers = renderMemory.take(UnsafeMutablePointer<Float>.self, count: deviceChannels)
                 for c in 0..<deviceChannels {
                     planarInPointers![c] = UnsafePointer(planarIn! + c * maxFrames)
                     resampledPointers![c] = resampled! + c * resampledCapacity
                 }
                 source = OCAFormat.canonical(sampleRate: outputs[1].format.mSampleRate, channels: UInt32(deviceChannels))
             }
-            free(heldList.unsafeMutablePointer)
-            heldList = AudioBufferList.allocate(maximumBuffers: max(deviceChannels, 1))
+            heldList = renderMemory.takeBufferList(buffers: deviceChannels)
             if inputResampler != nil || !source.isBitwiseEqual(to: outputs[1].format) {
                 guard case .success(let c) = AudioConverterObject.make(input: source, output: outputs[1].format) else {
                     return kAudioUnitErr_FormatNotSupported
                 }
                 inputFormatConverter = c
             }
-            held?.deallocate()
             heldCapacity = Int(maxFramesPerSlice) * Int(inputs[1].format.mChannelsPerFrame)
-            held = .allocate(capacity: max(heldCapacity, 1))
-            held!.initialize(repeating: 0, count: max(heldCapacity, 1))
+            held = renderMemory.take(Float.self, count: heldCapacity, repeating: 0)
         }
         let status = voiceProcessingInitialize()
         if status == noErr { cyclesOpen.store(true, ordering: .sequentiallyConsistent) }
@@ -252,6 +260,7 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
         _ = stop()
         waitForCyclesToLeave()
         disposeConverters()
+        forgetBuffers()
     }
 
     /// Closes the way into `ioCycle` and waits until no cycle is inside, except the caller's own (a callback of
@@ -285,12 +294,16 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
 
     private func disposeConverters() {
         inputResampler = nil
-        planarIn?.deallocate(); resampled?.deallocate(); planarInPointers?.deallocate(); resampledPointers?.deallocate()
-        planarIn = nil; resampled = nil; planarInPointers = nil; resampledPointers = nil
         if let c = outputConverter { AudioComponentInstanceDispose(c) }
         outputConverter = nil
         outputFormatConverter = nil
         inputFormatConverter = nil
+    }
+
+    /// Clears the pointers into the render memory (AUBase frees it when the unit uninitializes).
+    private func forgetBuffers() {
+        planarIn = nil; resampled = nil; planarInPointers = nil; resampledPointers = nil
+        held = nil; heldList = nil
     }
 
     override func start() -> OSStatus {
@@ -454,7 +467,7 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
             return status
         }
         guard enableInput else { return kAudioUnitErr_CannotDoInCurrentContext }
-        if let c = inputFormatConverter, inputResampler != nil, let resampled {
+        if let c = inputFormatConverter, inputResampler != nil, let resampled, let heldList {
             // The resampled period, planar at the client's rate, converted frame for frame.
             let n = min(Int(frames), resampledFrames - heldRead)
             guard n == Int(frames) else { return kAudioUnitErr_TooManyFramesToProcess }
@@ -466,7 +479,7 @@ class AUHALOutput: AUOutputBase, @unchecked Sendable {
             heldRead += n
             return c.convertComplexBuffer(frames: frames, from: heldList.unsafePointer, to: output)
         }
-        if let c = inputFormatConverter, let held {
+        if let c = inputFormatConverter, let held, let heldList {
             // The held period, in the device's format, converted frame for frame (the rates are equal).
             let channels = Int(inputs[1].format.mChannelsPerFrame)
             let n = min(Int(frames), heldFrames - heldRead)
