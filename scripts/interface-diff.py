@@ -143,7 +143,8 @@ def read_apple_header(path, module, rows, known):
             or re.match(r"(?:typedef\s+)?enum\s*(\w*)\s*(?::\s*(\w+))?\s*\{(.*)\}\s*(\w*)", s)
         if enum:
             ctype = enum.group(1) or "UInt32"
-            if enum.group(4):
+            # The word after the braces names the type, unless it is an availability macro (`} API_AVAILABLE(...)`).
+            if enum.group(4) and not re.match(r"(?:API_|__|CF_|NS_|AVAILABLE_|DEPRECATED_)", enum.group(4)):
                 rows.append((module, "type", enum.group(4), "", "enum"))
             if enum.group(2) and re.match(r"[A-Z]", enum.group(2)):
                 rows.append((module, "type", enum.group(2), "", "enum"))

@@ -75,6 +75,38 @@ import Testing
         #expect(back.channel == 2 && back.note == 64 && back.velocity == 99 && back.duration == 1.5)
     }
 
+    /// NewMusicTrackFrom: a second track in the same sequence with the region's events, the region's start at beat 0.
+    @Test func newMusicTrackFromCopiesARegion() throws {
+        var sequence: MusicSequence?
+        #expect(NewMusicSequence(&sequence) == noErr)
+        defer { DisposeMusicSequence(sequence!) }
+        var track: MusicTrack?
+        #expect(MusicSequenceNewTrack(sequence!, &track) == noErr)
+        for (beat, pitch) in [(1.0, 60), (2.0, 62), (3.0, 64)] as [(Double, UInt8)] {
+            var note = MIDINoteMessage(channel: 0, note: pitch, velocity: 90, releaseVelocity: 0, duration: 0.5)
+            #expect(MusicTrackNewMIDINoteEvent(track!, beat, &note) == noErr)
+        }
+        var region: MusicTrack?
+        #expect(NewMusicTrackFrom(track!, 1.5, 3.0, &region) == noErr)
+        var count: UInt32 = 0
+        #expect(MusicSequenceGetTrackCount(sequence!, &count) == noErr && count == 2)
+        var owner: MusicSequence?
+        #expect(MusicTrackGetSequence(try #require(region), &owner) == noErr && owner == sequence)
+        var iterator: MusicEventIterator?
+        #expect(NewMusicEventIterator(region!, &iterator) == noErr)
+        defer { DisposeMusicEventIterator(iterator!) }
+        var events: [(MusicTimeStamp, UInt8)] = []
+        var has: DarwinBoolean = false
+        while MusicEventIteratorHasCurrentEvent(iterator!, &has) == noErr, has.boolValue {
+            var time: MusicTimeStamp = 0, type: MusicEventType = 0, pointer: UnsafeRawPointer?, size: UInt32 = 0
+            #expect(MusicEventIteratorGetEventInfo(iterator!, &time, &type, &pointer, &size) == noErr)
+            if type == kMusicEventType_MIDINoteMessage { events.append((time, pointer!.load(as: MIDINoteMessage.self).note)) }
+            MusicEventIteratorNextEvent(iterator!)
+        }
+        #expect(events.count == 1 && events.first?.0 == 0.5 && events.first?.1 == 62)
+        #expect(NewMusicTrackFrom(track!, 2.0, 1.0, &region) == kAudio_ParamError)
+    }
+
     @Test func prepareAndReleaseInstrumentAreObsolete() throws {
         var sampler = AudioComponentDescription(componentType: kAudioUnitType_MusicDevice, componentSubType: kAudioUnitSubType_Sampler,
                                                 componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)

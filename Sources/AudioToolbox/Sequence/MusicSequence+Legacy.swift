@@ -1,5 +1,6 @@
 // The MusicSequence data calls Apple deprecated in macOS 10.5 (still imported by 64-bit Swift), over the
-// current MusicSequenceFileLoadData / MusicSequenceFileCreateData. MusicSequenceLoadSMFData (32-bit only) and
+// current MusicSequenceFileLoadData / MusicSequenceFileCreateData, and NewMusicTrackFrom (deprecated in 10.6) over
+// MusicSequenceNewTrack and MusicTrackCopyInsert. MusicSequenceLoadSMFData (32-bit only) and
 // the FSRef calls (MusicSequenceLoadSMFWithFlags, MusicSequenceSaveMIDIFile) are not here: Swift on 64-bit
 // macOS cannot call the first, and FSRef does not exist here.
 
@@ -23,4 +24,26 @@ public func MusicSequenceLoadSMFDataWithFlags(_ inSequence: MusicSequence, _ inD
 public func MusicSequenceSaveSMFData(_ inSequence: MusicSequence, _ outData: UnsafeMutablePointer<Unmanaged<CFData>?>,
                                      _ inResolution: UInt16) -> OSStatus {
     MusicSequenceFileCreateData(inSequence, .midiType, [], Int16(truncatingIfNeeded: inResolution), outData)
+}
+
+/// Apple's deprecated `NewMusicTrackFrom`: a new track in the source track's sequence holding copies of the source's
+/// events from `inSourceStartTime` up to `inSourceEndTime`, moved so that the start time is the new track's beat 0
+/// (as MusicTrackCopyInsert into an empty track at 0).
+@discardableResult
+public func NewMusicTrackFrom(_ inSourceTrack: MusicTrack, _ inSourceStartTime: MusicTimeStamp, _ inSourceEndTime: MusicTimeStamp,
+                              _ outNewTrack: UnsafeMutablePointer<MusicTrack?>) -> OSStatus {
+    guard inSourceStartTime >= 0, inSourceEndTime > inSourceStartTime else { return kAudio_ParamError }
+    var sequence: MusicSequence?
+    var status = MusicTrackGetSequence(inSourceTrack, &sequence)
+    guard status == noErr, let sequence else { return status == noErr ? kAudio_ParamError : status }
+    var track: MusicTrack?
+    status = MusicSequenceNewTrack(sequence, &track)
+    guard status == noErr, let track else { return status }
+    status = MusicTrackCopyInsert(inSourceTrack, inSourceStartTime, inSourceEndTime, track, 0)
+    guard status == noErr else {
+        MusicSequenceDisposeTrack(sequence, track)
+        return status
+    }
+    outNewTrack.pointee = track
+    return noErr
 }
