@@ -1,3 +1,5 @@
+import Foundation
+
 /// Level and pitch measurements over sample buffers. Plain functions, no allocation.
 public enum SignalMeasurement {
     /// The largest absolute sample value.
@@ -22,6 +24,11 @@ public enum SignalMeasurement {
             }
         }
         return (m, infinity, nan)
+    }
+
+    /// A level as a meter shows it: 20·log10(`level`) dB, never below `floor` (silence and levels under it read `floor`).
+    @inlinable public static func meterDecibels(_ level: Float, floor: Float) -> Float {
+        level > 0 ? max(20 * log10f(level), floor) : floor
     }
 
     /// The sum of the squared samples, accumulated in Double (for means over several buffers).

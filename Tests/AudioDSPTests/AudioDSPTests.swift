@@ -124,3 +124,16 @@ import Testing
         #expect(wide[3] == 1 + Double(u))
     }
 }
+
+/// A meter's dB: 20·log10 of the level, the floor for silence, negatives and anything quieter than the floor.
+@Suite struct MeterDecibelsTests {
+    @Test func levelsFloorAndSilence() {
+        #expect(SignalMeasurement.meterDecibels(1, floor: -120) == 0)
+        #expect(abs(SignalMeasurement.meterDecibels(0.1, floor: -120) + 20) < 1e-5)
+        #expect(abs(SignalMeasurement.meterDecibels(2, floor: -120) - 6.0206) < 1e-4)
+        #expect(SignalMeasurement.meterDecibels(1e-7, floor: -120) == -120)
+        #expect(abs(SignalMeasurement.meterDecibels(1e-6, floor: -120) + 120) < 1e-3)
+        #expect(SignalMeasurement.meterDecibels(0, floor: -120) == -120)
+        #expect(SignalMeasurement.meterDecibels(-0.5, floor: -60) == -60)
+    }
+}

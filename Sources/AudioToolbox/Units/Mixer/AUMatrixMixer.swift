@@ -190,11 +190,9 @@ final class AUMatrixMixer: AUBase, @unchecked Sendable {
         let kind = Int((id / 1000 - 1) % 4)  // pre average, pre peak, post average, post peak
         let level = Float(bitPattern: oca_atomic_load_u32(meterLevels + channel * 4 + kind))
         outValue.pointee = id >= kMatrixMixerParam_PreAveragePowerLinear ? level
-            : level > 0 ? max(20 * log10f(level), Self.meterFloor) : Self.meterFloor
+            : SignalMeasurement.meterDecibels(level, floor: Self.meterFloor)
         return noErr
     }
-
-    static let meterFloor: Float = -120
 
     /// Whether the channels of an input (or output) bus are metered now.
     @inline(__always)

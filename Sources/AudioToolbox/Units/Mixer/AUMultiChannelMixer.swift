@@ -55,30 +55,16 @@ final class AUMultiChannelMixer: AUBase, @unchecked Sendable {
         (kMultiChannelMixerParam_PreAveragePower, "Pre Average Power"), (kMultiChannelMixerParam_PrePeakHoldLevel, "Pre Peak Hold Level"),
         (kMultiChannelMixerParam_PostAveragePower, "Post Average Power"), (kMultiChannelMixerParam_PostPeakHoldLevel, "Post Peak Hold Level"),
     ]
-    static let meterFloor: Float = -120
-
     private func defineMeters(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
-        for (id, name) in Self.meters {
-            var info = AudioUnitParameterInfo.oca(name, unit: .decibels, min: Self.meterFloor, max: 0, default: Self.meterFloor,
-                                                  flags: [.flag_MeterReadOnly, .flag_DisplayLogarithmic])
-            info.flags.remove(.flag_IsWritable)
-            defineParameter(id, scope: scope, element: element, info)
-        }
+        defineMeterParameters(Self.meters, scope, element)
     }
 
     /// Stores slice meters for an element: (pre RMS, pre peak) and the gain giving "post".
     @inline(__always)
     private func storeMeters(_ scope: AudioUnitScope, _ element: AudioUnitElement, rms: Float, peak: Float, gain: Float) {
-        func dB(_ x: Float) -> Float { x > 0 ? max(20 * log10f(x), Self.meterFloor) : Self.meterFloor }
-        let g = abs(gain)
-        // Four plain stores: an array literal here would allocate on the render thread.
-        func put(_ id: AudioUnitParameterID, _ v: Float) {
-            if let (table, i) = parameterSlot(id, scope, element) { table.setValue(at: i, dB(v)) }
-        }
-        put(kMultiChannelMixerParam_PreAveragePower, rms)
-        put(kMultiChannelMixerParam_PrePeakHoldLevel, peak)
-        put(kMultiChannelMixerParam_PostAveragePower, rms * g)
-        put(kMultiChannelMixerParam_PostPeakHoldLevel, peak * g)
+        storeMeterParameters(preAverage: kMultiChannelMixerParam_PreAveragePower, prePeak: kMultiChannelMixerParam_PrePeakHoldLevel,
+                             postAverage: kMultiChannelMixerParam_PostAveragePower, postPeak: kMultiChannelMixerParam_PostPeakHoldLevel,
+                             scope, element, rms: rms, peak: peak, gain: gain)
     }
 
     /// (RMS over all channels, peak) of `channels` buffers of `n` frames.

@@ -33,7 +33,6 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
         (k3DMixerParam_PreAveragePower, "Pre Average Power"), (k3DMixerParam_PrePeakHoldLevel, "Pre Peak Hold Level"),
         (k3DMixerParam_PostAveragePower, "Post Average Power"), (k3DMixerParam_PostPeakHoldLevel, "Post Peak Hold Level"),
     ]
-    static let meterFloor: Float = -120
 
     private(set) var settings: [SpatialMixerInputSettings] = []
     private var states: UnsafeMutablePointer<SpatialMixerInputState>?
@@ -79,14 +78,7 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
     }
 
     private func defineMeters(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
-        for (id, name) in Self.meters {
-            for channel in 0..<2 {
-                var info = AudioUnitParameterInfo.oca("\(name) \(channel)", unit: .decibels, min: Self.meterFloor, max: 0,
-                                                      default: Self.meterFloor, flags: [.flag_MeterReadOnly, .flag_DisplayLogarithmic])
-                info.flags.remove(.flag_IsWritable)
-                defineParameter(id + AudioUnitParameterID(channel), scope: scope, element: element, info)
-            }
-        }
+        defineMeterParameters(Self.meters, scope, element, channels: 2)
     }
 
     override func isElementCountWritable(_ scope: AudioUnitScope) -> Bool { scope == kAudioUnitScope_Input }
@@ -478,14 +470,9 @@ final class AUSpatialMixer: AUBase, @unchecked Sendable {
     private func storeMeters(_ scope: AudioUnitScope, _ element: AudioUnitElement, channel: Int, _ samples: UnsafePointer<Float>,
                              frames n: Int, gain: Float) {
         let buffer = UnsafeBufferPointer(start: samples, count: n)
-        let rms = Float(SignalMeasurement.rms(buffer)), peak = SignalMeasurement.peak(buffer), g = abs(gain)
-        func put(_ id: AudioUnitParameterID, _ v: Float) {
-            let dB = v > 0 ? max(20 * log10f(v), Self.meterFloor) : Self.meterFloor
-            if let (table, index) = parameterSlot(id + AudioUnitParameterID(channel), scope, element) { table.setValue(at: index, dB) }
-        }
-        put(k3DMixerParam_PreAveragePower, rms)
-        put(k3DMixerParam_PrePeakHoldLevel, peak)
-        put(k3DMixerParam_PostAveragePower, rms * g)
-        put(k3DMixerParam_PostPeakHoldLevel, peak * g)
+        storeMeterParameters(preAverage: k3DMixerParam_PreAveragePower, prePeak: k3DMixerParam_PrePeakHoldLevel,
+                             postAverage: k3DMixerParam_PostAveragePower, postPeak: k3DMixerParam_PostPeakHoldLevel,
+                             scope, element, channel: channel, rms: Float(SignalMeasurement.rms(buffer)),
+                             peak: SignalMeasurement.peak(buffer), gain: gain)
     }
 }
