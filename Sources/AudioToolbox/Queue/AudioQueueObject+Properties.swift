@@ -1,3 +1,4 @@
+import AudioDSP
 import OCAProperty
 import COCASupport
 import Foundation
@@ -147,8 +148,8 @@ extension AudioQueueObject {
         }
     }
 
-    /// 20 log10 of a level, floored at -120 dB (silence).
-    static func decibels(_ level: Float) -> Float { level > 1e-6 ? 20 * log10(level) : -120 }
+    /// 20 log10 of a level, floored at -120 dB (silence), as the mixers' meters.
+    static func decibels(_ level: Float) -> Float { SignalMeasurement.meterDecibels(level, floor: -120) }
 
     // MARK: The API's property calls
 
