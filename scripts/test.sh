@@ -9,7 +9,7 @@
 # Each phase is reported, even after an earlier one failed; the exit status is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-devices='AudioQueueChannelAssignmentTests|AVAudioPlayerDeviceTests|AVAudioRecorderDeviceTests|AVAudioSessionDeviceTests|IOUnitTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|AudioQueueDeviceTests|AudioQueueAllocationTests|SystemSoundTests|EngineDeviceTests|BookChapter7DeviceTests|OpenALDeviceTests|AVMIDIPlayerDeviceTests|JACKMIDITests|ALSASequencerTests|SpeechSynthesizerDeviceTests'
+devices='AudioQueueChannelAssignmentTests|AVAudioPlayerDeviceTests|AVAudioRecorderDeviceTests|AVAudioSessionDeviceTests|IOUnitTests|AUAudioUnitIOTests|IOUnitAllocationTests|DeviceScenarioTests|PlayRecordToolTests|AudioQueueDeviceTests|AudioQueueAllocationTests|SystemSoundTests|EngineDeviceTests|BookChapter7DeviceTests|OpenALDeviceTests|AVMIDIPlayerDeviceTests|JACKMIDITests|ALSASequencerTests|SpeechSynthesizerDeviceTests'
 # The echo canceller is measured alone, on a fresh private server of its own: its adaptive filter needs an unbroken
 # far-end signal, and with the other device suites sharing the two cores its IO thread misses cycles (CI measured
 # 5.8 dB of echo reduction that way against 24-25 dB alone; 4.2 dB once on the server the parallel phase had used).

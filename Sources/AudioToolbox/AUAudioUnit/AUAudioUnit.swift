@@ -12,6 +12,11 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     let componentEntry: AudioComponentEntry
     /// The C API's instance of this unit, when it was made through AudioComponentInstanceNew.
     weak var v2Adapter: AUAudioUnitV2Adapter?
+    /// The version 2 unit the base class stands for. On Apple, `AUAudioUnit(componentDescription:)` on the base class
+    /// returns an AUAudioUnitV2Bridge for a version 2 component (the dynamic type would be AUAudioUnitV2Bridge); Swift
+    /// cannot replace `self`, so the base makes a bridge and forwards every member a client uses to it. Set once, in
+    /// `init`, and only on instances of the base class itself (subclasses, the bridge included, never have one).
+    private var v2Bridge: AUAudioUnitV2Bridge?
 
     private lazy var emptyInputBusses = AUAudioUnitBusArray(audioUnit: self, busType: .input)
     private lazy var emptyOutputBusses = AUAudioUnitBusArray(audioUnit: self, busType: .output)
@@ -19,6 +24,10 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     private let allocated = Atomic<Bool>(false)
     private var storedMaximumFrames: AUAudioFrameCount = 512
     private var storedParameterTree: AUParameterTree?
+    private var storedPreset: AUAudioUnitPreset?
+    private var storedBypass = false
+    private var storedOutputProvider: AURenderPullInputBlock?
+    private var storedInputHandler: AUInputHandler?
 
     // Render state, set by allocateRenderResources and read by the render block.
     private var renderInternal: AUInternalRenderBlock?
@@ -34,6 +43,9 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
         self.componentDescription = componentDescription
         componentEntry = AUAudioUnit.entry(for: componentDescription)
         super.init()
+        if type(of: self) == AUAudioUnit.self && AUAudioUnit.isVersion2(componentEntry) {
+            v2Bridge = try AUAudioUnitV2Bridge(componentDescription: componentDescription, options: options)
+        }
     }
 
     /// Makes the unit with no options. (Required: the registry makes registered subclasses through it; a
@@ -53,7 +65,7 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// The manufacturer's name (the component name before ": ").
     public var manufacturerName: String? { nameParts.manufacturer }
     /// A short name for tight places (here, `audioUnitName`).
-    open var audioUnitShortName: String? { audioUnitName }
+    open var audioUnitShortName: String? { v2Bridge?.audioUnitShortName ?? audioUnitName }
     /// The component's version.
     public var componentVersion: UInt32 { componentEntry.version }
 
@@ -68,6 +80,7 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// Prepares to render (bridged to AudioUnitInitialize): checks the busses, allocates output memory for
     /// busses that allocate their own, fetches `internalRenderBlock`. Subclasses call super first.
     open func allocateRenderResources() throws {
+        if let v2Bridge { return try v2Bridge.allocateRenderResources() }
         let maxFrames = maximumFramesToRender
         guard maxFrames > 0 else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(kAudioUnitErr_InvalidPropertyValue)) }
         releaseOutputMemory()
@@ -95,6 +108,7 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
 
     /// Ends rendering (bridged to AudioUnitUninitialize). Subclasses call super.
     open func deallocateRenderResources() {
+        if let v2Bridge { return v2Bridge.deallocateRenderResources() }
         setRenderResourcesAllocated(false)
         renderInternal = nil
         releaseOutputMemory()
@@ -110,7 +124,7 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     }
 
     /// Whether render resources are allocated.
-    public var renderResourcesAllocated: Bool { allocated.load(ordering: .acquiring) }
+    public var renderResourcesAllocated: Bool { v2Bridge?.renderResourcesAllocated ?? allocated.load(ordering: .acquiring) }
 
     /// For subclasses whose `allocateRenderResources` fails after calling super: marks the resources released.
     public func setRenderResourcesAllocated(_ flag: Bool) {
@@ -118,14 +132,17 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     }
 
     /// Clears the unit's render state at a discontinuity (bridged to AudioUnitReset). Subclasses call super.
-    open func reset() {}
+    open func reset() { v2Bridge?.reset() }
 
     // MARK: Busses
 
     /// The input busses. Subclasses override it, answering the same object every time (the base has none).
-    open var inputBusses: AUAudioUnitBusArray { emptyInputBusses }
+    open var inputBusses: AUAudioUnitBusArray { v2Bridge?.inputBusses ?? emptyInputBusses }
     /// The output busses. Subclasses override it, answering the same object every time (the base has none).
-    open var outputBusses: AUAudioUnitBusArray { emptyOutputBusses }
+    open var outputBusses: AUAudioUnitBusArray { v2Bridge?.outputBusses ?? emptyOutputBusses }
+
+    /// A bus is about to take `format`: a unit over a version 2 unit sets it there first and throws its refusal.
+    func busWillChangeFormat(_ bus: AUAudioUnitBus, to format: AudioStreamBasicDescription) throws {}
 
     /// A bus changed format: the C API's instance follows (and tells its StreamFormat listeners).
     func busFormatChanged(_ bus: AUAudioUnitBus) {
@@ -142,13 +159,14 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// What subclasses render with (they override the getter; the block is fetched once, at
     /// `allocateRenderResources`). The base's answers kAudio_UnimplementedError.
     open var internalRenderBlock: AUInternalRenderBlock {
-        { _, _, _, _, _, _, _ in kAudio_UnimplementedError }
+        if let v2Bridge { return v2Bridge.internalRenderBlock }
+        return { _, _, _, _, _, _, _ in kAudio_UnimplementedError }
     }
 
     /// The block hosts render with (bridged to AudioUnitRender): checks the frame count, lends the bus's own
     /// memory when the output buffers are null, hands the cycle's scheduled events to `internalRenderBlock`
     /// and calls the render observers around it. Fetch it once; calling it neither locks nor allocates.
-    public var renderBlock: AURenderBlock { cachedRenderBlock }
+    open var renderBlock: AURenderBlock { v2Bridge?.renderBlock ?? cachedRenderBlock }
 
     private lazy var cachedRenderBlock: AURenderBlock = { [unowned self] flags, timestamp, frames, bus, output, pull in
         self.render(flags, timestamp, frames, bus, output, pull)
@@ -182,17 +200,19 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
 
     /// Adds a block called before and after every render (bridged to AudioUnitAddRenderNotify); returns its token.
     public func token(byAddingRenderObserver observer: @escaping AURenderObserver) -> Int {
-        Int(bitPattern: renderObservers.add(observer))
+        if let v2Bridge { return v2Bridge.token(byAddingRenderObserver: observer) }
+        return Int(bitPattern: renderObservers.add(observer))
     }
 
     /// Removes a render observer.
     public func removeRenderObserver(_ token: Int) {
+        if let v2Bridge { return v2Bridge.removeRenderObserver(token) }
         if let p = UnsafeMutableRawPointer(bitPattern: token) { renderObservers.remove(p) }
     }
 
     /// Schedules parameter changes for the internal render block's event list (bridged to
     /// AudioUnitScheduleParameters). No lock, no allocation; one calling thread at a time.
-    public var scheduleParameterBlock: AUScheduleParameterBlock { cachedScheduleBlock }
+    public var scheduleParameterBlock: AUScheduleParameterBlock { v2Bridge?.scheduleParameterBlock ?? cachedScheduleBlock }
 
     private lazy var cachedScheduleBlock: AUScheduleParameterBlock = { [unowned self] time, ramp, address, value in
         self.eventQueue.push(AUParameterEvent(next: nil, eventSampleTime: time, eventType: ramp > 0 ? .parameterRamp : .parameter,
@@ -202,8 +222,11 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// The most frames one render may ask for (bridged to kAudioUnitProperty_MaximumFramesPerSlice). Set it before
     /// allocating render resources; changes while they are allocated are ignored.
     open var maximumFramesToRender: AUAudioFrameCount {
-        get { storedMaximumFrames }
-        set { if !renderResourcesAllocated { storedMaximumFrames = newValue } }
+        get { v2Bridge?.maximumFramesToRender ?? storedMaximumFrames }
+        set {
+            if let v2Bridge { v2Bridge.maximumFramesToRender = newValue; return }
+            if !renderResourcesAllocated { storedMaximumFrames = newValue }
+        }
     }
 
     // MARK: Parameters
@@ -211,15 +234,16 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// The unit's parameters (bridged to kAudioUnitProperty_ParameterList and ParameterInfo, global scope, the
     /// address as the parameter ID). Subclasses set it, or override the getter.
     open var parameterTree: AUParameterTree? {
-        get { storedParameterTree }
+        get { v2Bridge?.parameterTree ?? storedParameterTree }
         set {
+            if let v2Bridge { v2Bridge.parameterTree = newValue; return }
             storedParameterTree = newValue
             v2Adapter?.parameterTreeChanged()
         }
     }
 
     /// The addresses of the `count` most important parameters (the base answers none).
-    open func parametersForOverview(withCount count: Int) -> [NSNumber] { [] }
+    open func parametersForOverview(withCount count: Int) -> [NSNumber] { v2Bridge?.parametersForOverview(withCount: count) ?? [] }
 
     /// A pseudo-property for key-value observing in Apple's framework; always false.
     public var allParameterValues: Bool { false }
@@ -241,7 +265,7 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
 
     /// Schedules MIDI events. Nil here: a subclass's MIDI is not delivered yet; the bridge over a version 2 music
     /// device answers a block that plays them through the MusicDevice API.
-    open var scheduleMIDIEventBlock: AUScheduleMIDIEventBlock? { nil }
+    open var scheduleMIDIEventBlock: AUScheduleMIDIEventBlock? { v2Bridge?.scheduleMIDIEventBlock }
 
     /// Whether the unit has a user interface (never, here).
     public var providesUserInterface: Bool { false }
@@ -253,6 +277,7 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// in "data". Setting it restores the parameters it names, telling observers.
     open var fullState: [String: Any]? {
         get {
+            if let v2Bridge { return v2Bridge.fullState }
             let d = componentDescription
             var state: [String: Any] = [
                 kAUPresetVersionKey: NSNumber(value: 0),
@@ -271,6 +296,7 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
             return state
         }
         set {
+            if let v2Bridge { v2Bridge.fullState = newValue; return }
             guard let state = newValue else { return }
             let blob = (state[kAUPresetDataKey] as? Data) ?? (state[kAUPresetDataKey] as? NSData).map { Data(referencing: $0) }
             if let blob, let tree = parameterTree {
@@ -297,12 +323,15 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     /// The unit's state for a document (bridged to kAudioUnitProperty_ClassInfoFromDocument); the base class
     /// answers and sets `fullState`.
     open var fullStateForDocument: [String: Any]? {
-        get { fullState }
-        set { fullState = newValue }
+        get { v2Bridge?.fullStateForDocument ?? fullState }
+        set {
+            if let v2Bridge { v2Bridge.fullStateForDocument = newValue; return }
+            fullState = newValue
+        }
     }
 
     /// The developer's presets (bridged to kAudioUnitProperty_FactoryPresets); the base has none.
-    open var factoryPresets: [AUAudioUnitPreset]? { nil }
+    open var factoryPresets: [AUAudioUnitPreset]? { v2Bridge?.factoryPresets }
 
     /// Presets the user saved (none are kept here).
     open var userPresets: [AUAudioUnitPreset] { [] }
@@ -315,26 +344,38 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
 
     /// The preset last selected (bridged to kAudioUnitProperty_PresentPreset). Subclasses override the setter to
     /// apply factory presets.
-    open var currentPreset: AUAudioUnitPreset?
+    open var currentPreset: AUAudioUnitPreset? {
+        get { v2Bridge?.currentPreset ?? storedPreset }
+        set {
+            if let v2Bridge { v2Bridge.currentPreset = newValue; return }
+            storedPreset = newValue
+        }
+    }
 
     // MARK: Processing properties
 
     /// The unit's processing delay in seconds (bridged to kAudioUnitProperty_Latency).
-    open var latency: TimeInterval { 0 }
+    open var latency: TimeInterval { v2Bridge?.latency ?? 0 }
     /// How long output continues after the input stops, in seconds (bridged to kAudioUnitProperty_TailTime).
-    open var tailTime: TimeInterval { 0 }
+    open var tailTime: TimeInterval { v2Bridge?.tailTime ?? 0 }
     /// Quality against CPU use, 0...127 (bridged to kAudioUnitProperty_RenderQuality).
     open var renderQuality: Int = Int(kRenderQuality_High)
     /// Whether an effect passes its input through unprocessed (bridged to kAudioUnitProperty_BypassEffect); the
     /// subclass's render block honours it.
-    open var shouldBypassEffect = false
+    open var shouldBypassEffect: Bool {
+        get { v2Bridge?.shouldBypassEffect ?? storedBypass }
+        set {
+            if let v2Bridge { v2Bridge.shouldBypassEffect = newValue; return }
+            storedBypass = newValue
+        }
+    }
     /// Whether the unit may render its output into its input's buffers.
     open var canProcessInPlace: Bool { false }
     /// Whether the unit renders offline, not against a clock (bridged to kAudioUnitProperty_OfflineRender).
     open var isRenderingOffline = false
     /// Pairs of input and output channel counts the unit supports (bridged to kAudioUnitProperty_SupportedNumChannels;
     /// -1 means any, as in AUChannelInfo). Nil: any count, as long as input and output agree.
-    open var channelCapabilities: [NSNumber]? { nil }
+    open var channelCapabilities: [NSNumber]? { v2Bridge?.channelCapabilities }
     /// The host's musical context, for the unit to call while rendering.
     open var musicalContextBlock: AUHostMusicalContextBlock?
     /// The host's transport state, for the unit to call while rendering.
@@ -345,6 +386,77 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
     open var supportsMPE: Bool { false }
     /// The output channel map (nil: not supported).
     open var channelMap: [NSNumber]?
+
+    // MARK: Input and output (Apple's AUAudioInputOutputUnit category)
+    // Only I/O units (a bridge over a version 2 output unit) do anything here; any other unit answers false and
+    // throws kAudioUnitErr_InvalidProperty, as Apple's do. Subclasses may override every member.
+
+    /// Whether the unit's device can record (bridged to kAudioOutputUnitProperty_HasIO, input scope, element 1).
+    open var canPerformInput: Bool { v2Bridge?.canPerformInput ?? false }
+    /// Whether the unit's device can play (bridged to kAudioOutputUnitProperty_HasIO, output scope, element 0).
+    open var canPerformOutput: Bool { v2Bridge?.canPerformOutput ?? false }
+
+    /// Whether the unit records (bridged to kAudioOutputUnitProperty_EnableIO, input scope, element 1); off by
+    /// default. Set it before allocating render resources.
+    open var isInputEnabled: Bool {
+        get { v2Bridge?.isInputEnabled ?? false }
+        set { v2Bridge?.isInputEnabled = newValue }
+    }
+
+    /// Whether the unit plays (bridged to kAudioOutputUnitProperty_EnableIO, output scope, element 0); on by default
+    /// on units that can play. Set it before allocating render resources.
+    open var isOutputEnabled: Bool {
+        get { v2Bridge?.isOutputEnabled ?? false }
+        set { v2Bridge?.isOutputEnabled = newValue }
+    }
+
+    /// Supplies what the unit plays (bridged to kAudioUnitProperty_SetRenderCallback, input element 0); called on the
+    /// device's thread, so it must be real-time safe.
+    open var outputProvider: AURenderPullInputBlock? {
+        get { v2Bridge.map { $0.outputProvider } ?? storedOutputProvider }
+        set {
+            if let v2Bridge { v2Bridge.outputProvider = newValue; return }
+            storedOutputProvider = newValue
+        }
+    }
+
+    /// Told when recorded input is ready (bridged to kAudioOutputUnitProperty_SetInputCallback); it fetches the audio
+    /// by calling `renderBlock` on the bus it is given. Called on the device's thread.
+    open var inputHandler: AUInputHandler? {
+        get { v2Bridge.map { $0.inputHandler } ?? storedInputHandler }
+        set {
+            if let v2Bridge { v2Bridge.inputHandler = newValue; return }
+            storedInputHandler = newValue
+        }
+    }
+
+    /// Whether the unit's hardware is running (bridged to kAudioOutputUnitProperty_IsRunning).
+    open var isRunning: Bool { v2Bridge?.isRunning ?? false }
+
+    /// Starts the hardware (AudioOutputUnitStart); allocate render resources first. Throws the status as an
+    /// NSOSStatusErrorDomain error. Never call from the render thread.
+    open func startHardware() throws {
+        guard let v2Bridge else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(kAudioUnitErr_InvalidProperty)) }
+        try v2Bridge.startHardware()
+    }
+
+    /// Stops the hardware (AudioOutputUnitStop). Never call from the render thread.
+    open func stopHardware() { v2Bridge?.stopHardware() }
+
+    /// The unit's device (macOS; bridged to kAudioOutputUnitProperty_CurrentDevice); kAudioObjectUnknown otherwise.
+    open var deviceID: AUAudioObjectID { v2Bridge?.deviceID ?? 0 }
+
+    /// Selects the unit's device (macOS; bridged to kAudioOutputUnitProperty_CurrentDevice). Throws the status as an
+    /// NSOSStatusErrorDomain error (kAudioUnitErr_Initialized while render resources are allocated).
+    open func setDeviceID(_ deviceID: AUAudioObjectID) throws {
+        guard let v2Bridge else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(kAudioUnitErr_InvalidProperty)) }
+        try v2Bridge.setDeviceID(deviceID)
+    }
+
+    /// The device's input latency in seconds (macOS; kAudioDevicePropertyLatency of the device's input side).
+    open var deviceInputLatency: TimeInterval { v2Bridge?.deviceInputLatency ?? 0 }
+    /// The device's output latency in seconds (macOS; kAudioDevicePropertyLatency of the device's output side).
+    open var deviceOutputLatency: TimeInterval { v2Bridge?.deviceOutputLatency ?? 0 }
 
     // MARK: Registration and instantiation
 
@@ -385,6 +497,18 @@ open class AUAudioUnit: NSObject, @unchecked Sendable {
             completionHandler(try unitClass.init(componentDescription: entry.description), nil)
         } catch {
             completionHandler(nil, error)
+        }
+    }
+
+    /// Whether `entry` is a version 2 unit (built in, or a plug-in registered with AudioComponentRegister): listed,
+    /// and not a registered subclass.
+    private static func isVersion2(_ entry: AudioComponentEntry) -> Bool {
+        switch entry.maker {
+        case .builtIn, .plugIn:
+            return AudioComponentRegistry.shared.entry(for: entry.handle) != nil
+                && registered.withLock { $0[ObjectIdentifier(entry)] == nil }
+        case .codec, .audioFile:
+            return false
         }
     }
 

@@ -56,8 +56,9 @@ open class AUAudioUnitBus: NSObject, @unchecked Sendable {
     }
 
     /// Changes the format (AVFAudio's `setFormat(_:)` calls this). Refused with kAudioUnitErr_FormatNotSupported
-    /// for a format the channel constraints exclude, and with kAudioUnitErr_Initialized while the owner's render
-    /// resources are allocated (Apple's default `shouldChangeToFormat`).
+    /// for a format the channel constraints exclude, with kAudioUnitErr_Initialized while the owner's render
+    /// resources are allocated (Apple's default `shouldChangeToFormat`), and with the version 2 unit's status when
+    /// the owner is a bridge over one that refuses the format.
     package func setStreamDescription(_ format: AudioStreamBasicDescription, formatObject: AnyObject? = nil) throws {
         guard AUFormatRules.passesMinimalSafetyCheck(format), format.mFormatID == kAudioFormatLinearPCM, accepts(channels: format.mChannelsPerFrame) else {
             throw NSError(domain: NSOSStatusErrorDomain, code: Int(kAudioUnitErr_FormatNotSupported))
@@ -66,8 +67,16 @@ open class AUAudioUnitBus: NSObject, @unchecked Sendable {
             throw NSError(domain: NSOSStatusErrorDomain, code: Int(kAudioUnitErr_Initialized))
         }
         let changed = !format.isBitwiseEqual(to: streamDescription)
+        if changed { try owner?.busWillChangeFormat(self, to: format) }
         streamDescription = format
         self.formatObject = formatObject
         if changed { owner?.busFormatChanged(self) }
+    }
+
+    /// Takes `format` from the unit behind the bus (a version 2 unit whose format changed there), telling no one.
+    package func followFormat(_ format: AudioStreamBasicDescription) {
+        guard !format.isBitwiseEqual(to: streamDescription) else { return }
+        streamDescription = format
+        formatObject = nil
     }
 }

@@ -1,3 +1,4 @@
+import CoreAudio
 import Foundation
 
 /// An AUAudioUnit over a version 2 unit (the built-in ones), as Apple's AUAudioUnitV2Bridge: the parameter tree is
@@ -5,7 +6,9 @@ import Foundation
 /// the busses show its stream formats, and latency, tail time, bypass, presets and full state are its properties.
 /// Made by `AUAudioUnit.instantiate` for a version 2 component (it owns that unit and can render it through
 /// `renderBlock`), or over a unit someone else owns (AVAudioNode's `auAudioUnit`: there the unit renders in its
-/// graph, and the bridge's own `renderBlock` answers kAudioUnitErr_InvalidProperty).
+/// graph, and the bridge's own `renderBlock` answers kAudioUnitErr_InvalidProperty). `AUAudioUnit(componentDescription:)`
+/// on the base class makes one too and forwards to it (on Apple that initializer returns the bridge itself).
+/// Over an output unit it is also Apple's I/O unit: `outputProvider`, `inputHandler`, `startHardware()`, ...
 open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
     /// The version 2 unit behind the bridge.
     package let audioUnit: AudioUnit
@@ -15,6 +18,8 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
     private var tree: AUParameterTree?
     /// The pull block of the render in progress (owned units only), reached from the unit's input callback.
     private var currentPull: AURenderPullInputBlock?
+    private var storedOutputProvider: AURenderPullInputBlock?
+    private var storedInputHandler: AUInputHandler?
 
     /// A bridge over a new instance of the version 2 unit `componentDescription` finds.
     public override init(componentDescription: AudioComponentDescription, options: AudioComponentInstantiationOptions = []) throws {
@@ -47,6 +52,17 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
         return AudioUnitGetProperty(audioUnit, id, kAudioUnitScope_Global, 0, &value, &size) == noErr ? value : nil
     }
 
+    private func flag(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) -> Bool {
+        var value: UInt32 = 0
+        var size = UInt32(MemoryLayout<UInt32>.size)
+        return AudioUnitGetProperty(audioUnit, id, scope, element, &value, &size) == noErr && value != 0
+    }
+
+    private func setUInt32(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement, _ value: UInt32) -> OSStatus {
+        var value = value
+        return AudioUnitSetProperty(audioUnit, id, scope, element, &value, UInt32(MemoryLayout<UInt32>.size))
+    }
+
     private func double(_ id: AudioUnitPropertyID) -> Double {
         var value: Double = 0
         var size = UInt32(MemoryLayout<Double>.size)
@@ -76,6 +92,91 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
     open override var inputBusses: AUAudioUnitBusArray { inputs }
     /// The unit's outputs with their formats (as they were when first asked for).
     open override var outputBusses: AUAudioUnitBusArray { outputs }
+
+    /// A bus's new format goes to the version 2 unit first (StreamFormat on the bus's scope and element); its
+    /// refusal is the bus's (a device-facing side of an I/O unit, a format the unit does not take).
+    override func busWillChangeFormat(_ bus: AUAudioUnitBus, to format: AudioStreamBasicDescription) throws {
+        var f = format
+        let scope = bus.busType == .input ? kAudioUnitScope_Input : kAudioUnitScope_Output
+        let status = AudioUnitSetProperty(audioUnit, kAudioUnitProperty_StreamFormat, scope, UInt32(bus.index), &f,
+                                          UInt32(MemoryLayout<AudioStreamBasicDescription>.size))
+        guard status == noErr else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+    }
+
+    /// Re-reads the busses' formats from the version 2 unit (after something there changed them: a new device).
+    private func refreshBusFormats() {
+        for (busses, scope) in [(inputs, kAudioUnitScope_Input), (outputs, kAudioUnitScope_Output)] {
+            for i in 0..<busses.count {
+                var f = AudioStreamBasicDescription()
+                var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+                if AudioUnitGetProperty(audioUnit, kAudioUnitProperty_StreamFormat, scope, UInt32(i), &f, &size) == noErr {
+                    busses[i].followFormat(f)
+                }
+            }
+        }
+    }
+
+    /// The unit's kAudioUnitProperty_MaximumFramesPerSlice (which the render block's frame check uses too).
+    open override var maximumFramesToRender: AUAudioFrameCount {
+        get {
+            if let frames = uint32(kAudioUnitProperty_MaximumFramesPerSlice) { return frames }
+            return super.maximumFramesToRender
+        }
+        set {
+            guard !renderResourcesAllocated else { return }
+            _ = setUInt32(kAudioUnitProperty_MaximumFramesPerSlice, kAudioUnitScope_Global, 0, newValue)
+            super.maximumFramesToRender = newValue
+        }
+    }
+
+    /// kAudioUnitProperty_BypassEffect, for units that have it.
+    open override var shouldBypassEffect: Bool {
+        get {
+            if let bypass = uint32(kAudioUnitProperty_BypassEffect) { return bypass != 0 }
+            return super.shouldBypassEffect
+        }
+        set {
+            super.shouldBypassEffect = newValue
+            _ = setUInt32(kAudioUnitProperty_BypassEffect, kAudioUnitScope_Global, 0, newValue ? 1 : 0)
+        }
+    }
+
+    /// kAudioUnitProperty_SupportedNumChannels as pairs of input and output counts; nil when the unit has none.
+    open override var channelCapabilities: [NSNumber]? {
+        var size: UInt32 = 0
+        guard AudioUnitGetPropertyInfo(audioUnit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &size, nil) == noErr,
+              size > 0 else { return nil }
+        var infos = [AUChannelInfo](repeating: AUChannelInfo(inChannels: 0, outChannels: 0), count: Int(size) / MemoryLayout<AUChannelInfo>.size)
+        guard AudioUnitGetProperty(audioUnit, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &infos, &size) == noErr else {
+            return nil
+        }
+        return infos.flatMap { [NSNumber(value: $0.inChannels), NSNumber(value: $0.outChannels)] }
+    }
+
+    /// kAudioUnitProperty_PresentPreset; setting a factory preset (number >= 0) applies it.
+    open override var currentPreset: AUAudioUnitPreset? {
+        get {
+            var preset = AUPreset(presetNumber: 0, presetName: nil)
+            var size = UInt32(MemoryLayout<AUPreset>.size)
+            guard AudioUnitGetProperty(audioUnit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset, &size) == noErr else {
+                return super.currentPreset
+            }
+            let made = AUAudioUnitPreset()
+            made.number = Int(preset.presetNumber)
+            made.name = preset.presetName.map { $0.takeRetainedValue() as String } ?? ""
+            return made
+        }
+        set {
+            super.currentPreset = newValue
+            guard let newValue else { return }
+            let name = newValue.name as NSString
+            var preset = AUPreset(presetNumber: Int32(truncatingIfNeeded: newValue.number), presetName: Unmanaged.passUnretained(name))
+            withExtendedLifetime(name) {
+                _ = AudioUnitSetProperty(audioUnit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &preset,
+                                         UInt32(MemoryLayout<AUPreset>.size))
+            }
+        }
+    }
 
     /// The unit's global parameters, read and written through the version 2 calls.
     open override var parameterTree: AUParameterTree? {
@@ -203,8 +304,12 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
             AudioUnitSetProperty(audioUnit, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, UInt32(bus), &callback,
                                  UInt32(MemoryLayout<AURenderCallbackStruct>.size))
         }
+        _ = renderBlock  // made here, not on the thread that first renders
         let status = AudioUnitInitialize(audioUnit)
-        guard status == noErr else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+        guard status == noErr else {
+            super.deallocateRenderResources()
+            throw NSError(domain: NSOSStatusErrorDomain, code: Int(status))
+        }
     }
 
     /// Uninitializes an owned unit.
@@ -213,10 +318,25 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
         super.deallocateRenderResources()
     }
 
+    /// Clears the unit's render state (AudioUnitReset, global scope).
+    open override func reset() {
+        super.reset()
+        _ = AudioUnitReset(audioUnit, kAudioUnitScope_Global, 0)
+    }
+
+    /// An input of the version 2 unit asks for audio: the pull block of the render in progress, else (an I/O unit
+    /// playing on its own thread) the output provider.
     private static let pullProc: AURenderCallback = { refCon, flags, timeStamp, bus, frames, ioData in
         let bridge = Unmanaged<AUAudioUnitV2Bridge>.fromOpaque(refCon).takeUnretainedValue()
-        guard let pull = bridge.currentPull, let ioData else { return kAudioUnitErr_NoConnection }
+        guard let pull = bridge.currentPull ?? bridge.storedOutputProvider, let ioData else { return kAudioUnitErr_NoConnection }
         return pull(flags, timeStamp, frames, Int(bus), ioData)
+    }
+
+    /// An I/O unit's input is ready: tell the input handler (it renders bus 1 through `renderBlock` to fetch it).
+    private static let inputProc: AURenderCallback = { refCon, flags, timeStamp, bus, frames, _ in
+        let bridge = Unmanaged<AUAudioUnitV2Bridge>.fromOpaque(refCon).takeUnretainedValue()
+        bridge.storedInputHandler?(flags, timeStamp, frames, Int(bus))
+        return noErr
     }
 
     /// Renders the version 2 unit, its inputs pulled through the host's block.
@@ -228,6 +348,97 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
             defer { currentPull = nil }
             return AudioUnitRender(unit, flags, timeStamp, UInt32(bus), frames, output)
         }
+    }
+
+    // MARK: Input and output (an owned version 2 output unit)
+
+    private var isOutputUnit: Bool { componentDescription.componentType == kAudioUnitType_Output }
+
+    private func check(_ status: OSStatus) throws {
+        guard status == noErr else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+    }
+
+    /// kAudioOutputUnitProperty_HasIO, input scope, element 1.
+    open override var canPerformInput: Bool { flag(kAudioOutputUnitProperty_HasIO, kAudioUnitScope_Input, 1) }
+    /// kAudioOutputUnitProperty_HasIO, output scope, element 0.
+    open override var canPerformOutput: Bool { flag(kAudioOutputUnitProperty_HasIO, kAudioUnitScope_Output, 0) }
+
+    /// kAudioOutputUnitProperty_EnableIO, input scope, element 1 (a refusal, e.g. while allocated, leaves it).
+    open override var isInputEnabled: Bool {
+        get { flag(kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1) }
+        set { _ = setUInt32(kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, newValue ? 1 : 0) }
+    }
+
+    /// kAudioOutputUnitProperty_EnableIO, output scope, element 0 (a refusal, e.g. while allocated, leaves it).
+    open override var isOutputEnabled: Bool {
+        get { flag(kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0) }
+        set { _ = setUInt32(kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Output, 0, newValue ? 1 : 0) }
+    }
+
+    /// Feeds input element 0 through the render callback `allocateRenderResources` installs (read on the device's
+    /// thread each cycle, so set it before starting the hardware).
+    open override var outputProvider: AURenderPullInputBlock? {
+        get { storedOutputProvider }
+        set { storedOutputProvider = newValue }
+    }
+
+    /// Installed as kAudioOutputUnitProperty_SetInputCallback (owned units only: a unit someone else owns keeps its
+    /// own callback).
+    open override var inputHandler: AUInputHandler? {
+        get { storedInputHandler }
+        set {
+            storedInputHandler = newValue
+            guard ownsUnit, isOutputUnit else { return }
+            var callback = AURenderCallbackStruct(inputProc: newValue == nil ? nil : Self.inputProc,
+                                                  inputProcRefCon: newValue == nil ? nil : Unmanaged.passUnretained(self).toOpaque())
+            AudioUnitSetProperty(audioUnit, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &callback,
+                                 UInt32(MemoryLayout<AURenderCallbackStruct>.size))
+        }
+    }
+
+    /// kAudioOutputUnitProperty_IsRunning.
+    open override var isRunning: Bool { flag(kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0) }
+
+    /// AudioOutputUnitStart; a unit that is not an output unit throws kAudioUnitErr_InvalidProperty.
+    open override func startHardware() throws {
+        guard isOutputUnit else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(kAudioUnitErr_InvalidProperty)) }
+        try check(AudioOutputUnitStart(audioUnit))
+    }
+
+    /// AudioOutputUnitStop.
+    open override func stopHardware() {
+        if isOutputUnit { AudioOutputUnitStop(audioUnit) }
+    }
+
+    /// kAudioOutputUnitProperty_CurrentDevice (kAudioObjectUnknown for a unit without one).
+    open override var deviceID: AUAudioObjectID { uint32(kAudioOutputUnitProperty_CurrentDevice) ?? 0 }
+
+    /// Sets kAudioOutputUnitProperty_CurrentDevice, then the busses take the new device's formats.
+    open override func setDeviceID(_ deviceID: AUAudioObjectID) throws {
+        var id = deviceID
+        try check(AudioUnitSetProperty(audioUnit, kAudioOutputUnitProperty_CurrentDevice, kAudioUnitScope_Global, 0, &id,
+                                       UInt32(MemoryLayout<AUAudioObjectID>.size)))
+        refreshBusFormats()
+    }
+
+    /// The device's kAudioDevicePropertyLatency on its input side, in seconds.
+    open override var deviceInputLatency: TimeInterval { deviceLatency(kAudioObjectPropertyScopeInput) }
+    /// The device's kAudioDevicePropertyLatency on its output side, in seconds.
+    open override var deviceOutputLatency: TimeInterval { deviceLatency(kAudioObjectPropertyScopeOutput) }
+
+    private func deviceLatency(_ scope: AudioObjectPropertyScope) -> TimeInterval {
+        let device = deviceID
+        guard device != 0 else { return 0 }
+        var address = AudioObjectPropertyAddress(mSelector: kAudioDevicePropertyLatency, mScope: scope, mElement: kAudioObjectPropertyElementMain)
+        var frames: UInt32 = 0
+        var size = UInt32(MemoryLayout<UInt32>.size)
+        guard AudioObjectGetPropertyData(device, &address, 0, nil, &size, &frames) == noErr else { return 0 }
+        address.mSelector = kAudioDevicePropertyNominalSampleRate
+        address.mScope = kAudioObjectPropertyScopeGlobal
+        var rate: Float64 = 0
+        size = UInt32(MemoryLayout<Float64>.size)
+        guard AudioObjectGetPropertyData(device, &address, 0, nil, &size, &rate) == noErr, rate > 0 else { return 0 }
+        return Double(frames) / rate
     }
 }
 

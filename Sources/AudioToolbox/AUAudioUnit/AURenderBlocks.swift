@@ -27,3 +27,6 @@ public typealias AUHostMusicalContextBlock = (UnsafeMutablePointer<Double>?, Uns
 /// The host's transport state: flags, sample position, cycle start and end beats.
 public typealias AUHostTransportStateBlock = (UnsafeMutablePointer<AUHostTransportStateFlags>?, UnsafeMutablePointer<Double>?,
                                               UnsafeMutablePointer<Double>?, UnsafeMutablePointer<Double>?) -> Bool
+/// Tells the client of an I/O unit that input is ready: flags, the time it was captured, frames and the input bus
+/// (the client fetches the audio with the unit's render block on that bus). Called on the device's thread.
+public typealias AUInputHandler = (UnsafeMutablePointer<AudioUnitRenderActionFlags>, UnsafePointer<AudioTimeStamp>, AUAudioFrameCount, Int) -> Void
