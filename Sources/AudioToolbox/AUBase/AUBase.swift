@@ -68,8 +68,9 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
 
     /// The unit class's property table (`propertyRows` in the shared model), built once per class.
     private(set) var propertyTable: ObjectPropertyTable<AUPropertyRequest>
-    /// Every unit class's table, built the first time a unit of the class is made.
-    static let propertyTables = Mutex<[ObjectIdentifier: ObjectPropertyTable<AUPropertyRequest>]>([:])
+    /// Every unit class's table, built the first time a unit of the class is made (under an NSLock, which the thread
+    /// sanitizer sees; it cannot see Synchronization's futex-based Mutex).
+    static let propertyTables = LockedState<[ObjectIdentifier: ObjectPropertyTable<AUPropertyRequest>]>([:])
 
     /// Render memory units take while they initialize; AUBase frees it when they uninitialize (see AURenderMemory).
     let renderMemory = AURenderMemory()
