@@ -105,4 +105,20 @@ struct AUAudioUnitVersion2ClientTests {
             #expect(rest < 0.05, "elsewhere up to \(rest)")
         }
     }
+
+    /// An effect node's `auAudioUnit` shows a format set on the node's `audioUnit` through the C API (as an engine
+    /// connection or a host sets it), on the bus it was set on only.
+    @Test func busFormatsFollowTheCAPI() throws {
+        let effect = AVAudioUnitEffect(audioComponentDescription: Self.delayDesc)
+        let au = effect.auAudioUnit
+        #expect(au.inputBusses[0].format.sampleRate == 44100 && au.outputBusses[0].format.sampleRate == 44100)
+        var mono = AudioStreamBasicDescription(mSampleRate: 48000, mFormatID: kAudioFormatLinearPCM,
+                                               mFormatFlags: kAudioFormatFlagsNativeFloatPacked | kAudioFormatFlagIsNonInterleaved,
+                                               mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 1,
+                                               mBitsPerChannel: 32, mReserved: 0)
+        let size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        #expect(AudioUnitSetProperty(effect.audioUnit, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Output, 0, &mono, size) == noErr)
+        #expect(au.outputBusses[0].format.sampleRate == 48000 && au.outputBusses[0].format.channelCount == 1)
+        #expect(au.inputBusses[0].format.sampleRate == 44100 && au.inputBusses[0].format.channelCount == 2)
+    }
 }

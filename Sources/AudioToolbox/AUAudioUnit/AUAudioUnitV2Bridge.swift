@@ -15,6 +15,8 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
     private let ownsUnit: Bool
     private lazy var inputs = makeBusses(.input)
     private lazy var outputs = makeBusses(.output)
+    /// Whether the busses have been made (a format change before then is read when they are).
+    private var busesMade = false
     private var tree: AUParameterTree?
     /// The pull block of the render in progress (owned units only), reached from the unit's input callback.
     private var currentPull: AURenderPullInputBlock?
@@ -31,6 +33,7 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
         audioUnit = unit
         ownsUnit = true
         try super.init(componentDescription: componentDescription, options: options)
+        followStreamFormats()
     }
 
     /// A bridge over `unit`, which its owner keeps (and disposes of).
@@ -40,9 +43,37 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
         audioUnit = unit
         ownsUnit = false
         try super.init(componentDescription: d, options: [])
+        followStreamFormats()
     }
 
-    deinit { if ownsUnit { AudioComponentInstanceDispose(audioUnit) } }
+    deinit {
+        AudioUnitRemovePropertyListenerWithUserData(audioUnit, kAudioUnitProperty_StreamFormat, Self.streamFormatListener,
+                                                    Unmanaged.passUnretained(self).toOpaque())
+        if ownsUnit { AudioComponentInstanceDispose(audioUnit) }
+    }
+
+    /// The busses follow the version 2 unit's formats however they change there (an engine connecting the node, a
+    /// host calling AudioUnitSetProperty), as Apple's bridge's do: a StreamFormat listener re-reads them.
+    private func followStreamFormats() {
+        AudioUnitAddPropertyListener(audioUnit, kAudioUnitProperty_StreamFormat, Self.streamFormatListener,
+                                     Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private static let streamFormatListener: AudioUnitPropertyListenerProc = { refCon, _, _, scope, element in
+        Unmanaged<AUAudioUnitV2Bridge>.fromOpaque(refCon).takeUnretainedValue().streamFormatChanged(scope, element)
+    }
+
+    /// One bus's format changed on the version 2 unit: that bus takes it (a bus not made yet reads it when it is).
+    private func streamFormatChanged(_ scope: AudioUnitScope, _ element: AudioUnitElement) {
+        guard busesMade, scope == kAudioUnitScope_Input || scope == kAudioUnitScope_Output else { return }
+        let busses = scope == kAudioUnitScope_Input ? inputs : outputs
+        guard Int(element) < busses.count else { return }
+        var f = AudioStreamBasicDescription()
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        if AudioUnitGetProperty(audioUnit, kAudioUnitProperty_StreamFormat, scope, element, &f, &size) == noErr {
+            busses[Int(element)].followFormat(f)
+        }
+    }
 
     // MARK: Properties
 
@@ -76,6 +107,7 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
     }
 
     private func makeBusses(_ type: AUAudioUnitBusType) -> AUAudioUnitBusArray {
+        busesMade = true
         let scope = type == .input ? kAudioUnitScope_Input : kAudioUnitScope_Output
         var busses: [AUAudioUnitBus] = []
         for element in 0..<elementCount(scope) {
