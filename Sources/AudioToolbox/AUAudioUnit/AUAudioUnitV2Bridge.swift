@@ -138,13 +138,7 @@ open class AUAudioUnitV2Bridge: AUAudioUnit, @unchecked Sendable {
     /// Re-reads the busses' formats from the version 2 unit (after something there changed them: a new device).
     private func refreshBusFormats() {
         for (busses, scope) in [(inputs, kAudioUnitScope_Input), (outputs, kAudioUnitScope_Output)] {
-            for i in 0..<busses.count {
-                var f = AudioStreamBasicDescription()
-                var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
-                if AudioUnitGetProperty(audioUnit, kAudioUnitProperty_StreamFormat, scope, UInt32(i), &f, &size) == noErr {
-                    busses[i].followFormat(f)
-                }
-            }
+            for i in 0..<busses.count { streamFormatChanged(scope, AudioUnitElement(i)) }
         }
     }
 

@@ -67,7 +67,7 @@ class AUBase: AudioUnitObject, @unchecked Sendable {
     let sliceEvents = UnsafeMutablePointer<AudioUnitParameterEvent>.allocate(capacity: ParameterEventQueue.capacity)
 
     /// The unit class's property table (`propertyRows` in the shared model), built once per class.
-    private(set) var propertyTable: ObjectPropertyTable<AUPropertyRequest>
+    let propertyTable: ObjectPropertyTable<AUPropertyRequest>
     /// Every unit class's table, built the first time a unit of the class is made (under an NSLock, which the thread
     /// sanitizer sees; it cannot see Synchronization's futex-based Mutex).
     static let propertyTables = LockedState<[ObjectIdentifier: ObjectPropertyTable<AUPropertyRequest>]>([:])
